@@ -1,0 +1,105 @@
+//===- ApiModel.h - Questions about AST nodes, answered by rule packs -----===//
+//
+// The only place where analysis code meets tensor-API facts: every stage
+// asks the ApiModel ("is this a tensor?", "does this call synchronize?")
+// instead of comparing names itself. Build one per run from the merged
+// rule packs; it is cheap to query and caches per-declaration answers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_APIMODEL_APIMODEL_H
+#define SEAM_APIMODEL_APIMODEL_H
+
+#include "ApiModel/RulePack.h"
+#include "Residency/Lattice.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <optional>
+
+namespace seam {
+
+/// A call that matched a trigger rule, before its condition is checked.
+struct TriggerMatch {
+  const TriggerRule *Rule = nullptr;
+  const clang::Expr *Object = nullptr; ///< object of a member call
+  std::string Spelling;                ///< "'.item()'", "'<<'", ...
+  clang::SourceLocation Loc;           ///< member name, operator or callee
+};
+
+enum class CaptureEdge { None, Begin, End };
+
+class ApiModel {
+public:
+  explicit ApiModel(RulePack Pack);
+
+  const RulePack &pack() const { return Pack; }
+
+  bool isTensorType(clang::QualType T) const;
+  bool isDeviceLikeType(clang::QualType T) const;
+  bool isHostRecordType(clang::QualType T) const;
+  /// True for containers and views of tensors (vector, ArrayRef, ...).
+  bool mentionsTensor(clang::QualType T) const;
+  bool isModuleClass(const clang::CXXRecordDecl *RD) const;
+  /// For a module holder type `Holder<T>`, returns T's definition.
+  const clang::CXXRecordDecl *moduleHolderTarget(clang::QualType T) const;
+
+  /// Declarations of the tensor library itself, the standard library and
+  /// system headers: their bodies are not the user's code.
+  bool isLibraryDecl(const clang::Decl *D) const;
+
+  bool isFactory(llvm::StringRef QualName) const;
+  bool isLikeFactory(llvm::StringRef QualName) const;
+  bool isToHostMethod(llvm::StringRef Name) const;
+  bool isToDeviceMethod(llvm::StringRef Name) const;
+  bool isMoveMethod(llvm::StringRef Name) const;
+  bool isBoolProducer(llvm::StringRef Name) const;
+  bool isBoolDtypeName(llvm::StringRef Name) const;
+  bool isMetadata(llvm::StringRef Name) const;
+  /// Host or Device for a named device constant (kCPU, kCUDA) or a device
+  /// string ("cpu", "cuda:0"); nullopt when the name is not a device.
+  std::optional<Residency> deviceName(llvm::StringRef Name) const;
+  std::optional<Residency> deviceString(llvm::StringRef S) const;
+
+  bool isRegionAnnotated(const clang::FunctionDecl *FD) const;
+  bool isCompileFunction(const clang::FunctionDecl *FD) const;
+  /// `forward` (or another hot method) of a module class.
+  bool isHotMethod(const clang::FunctionDecl *FD) const;
+  CaptureEdge captureMarker(const clang::CallExpr *CE) const;
+
+  /// Matches \p CE against the trigger rules (the rule's `when` condition
+  /// is left to the caller, which knows residency and dtypes).
+  std::optional<TriggerMatch> matchTrigger(const clang::CallExpr *CE) const;
+
+  std::optional<OpClass> opClass(llvm::StringRef Name) const;
+
+private:
+  bool recordMatches(const clang::CXXRecordDecl *RD,
+                     const llvm::StringSet<> &Names,
+                     llvm::DenseMap<const clang::CXXRecordDecl *, bool>
+                         &Cache) const;
+  bool typeMatches(clang::QualType T, const llvm::StringSet<> &Names,
+                   llvm::DenseMap<const clang::CXXRecordDecl *, bool> &Cache)
+      const;
+
+  RulePack Pack;
+  llvm::StringSet<> Tensor, DeviceLike, HostRecord, Module, Holder, LibNs;
+  llvm::StringSet<> Factory, LikeFactory, ToHost, ToDevice, Move, BoolProd,
+      BoolDtype, Meta, Annot, Compile, HotMethod;
+  llvm::StringMap<Residency> DeviceNames;
+  llvm::StringMap<OpClass> Ops;
+  llvm::StringMap<std::vector<const TriggerRule *>> MethodRules, FunctionRules,
+      OperatorRules;
+  mutable llvm::DenseMap<const clang::CXXRecordDecl *, bool> TensorCache,
+      DeviceCache, HostCache, ModuleCache, HolderCache;
+};
+
+/// Qualified name of a declaration, without inline or anonymous namespaces.
+std::string qualifiedName(const clang::NamedDecl *D);
+
+} // namespace seam
+
+#endif

@@ -1,0 +1,344 @@
+//===- RulePack.cpp - Load and merge JSON rule packs ----------------------===//
+#include "ApiModel/RulePack.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+using nlohmann::json;
+
+namespace seam {
+
+llvm::StringRef triggerName(Trigger T) {
+  switch (T) {
+  case Trigger::ScalarRead:
+    return "scalar-read";
+  case Trigger::HostCopy:
+    return "host-copy";
+  case Trigger::Print:
+    return "print";
+  case Trigger::DynamicShape:
+    return "dynamic-shape";
+  case Trigger::ExplicitSync:
+    return "explicit-sync";
+  }
+  return "unknown";
+}
+
+namespace {
+
+/// Walks a pack's JSON and records the first problem with its JSON path.
+class PackReader {
+public:
+  explicit PackReader(llvm::StringRef Path) : Path(Path.str()) {}
+
+  std::optional<std::string> Error;
+
+  void fail(const std::string &Where, const std::string &What) {
+    if (!Error)
+      Error = Path + ": '" + Where + "': " + What;
+  }
+
+  /// Rejects keys outside \p Allowed so that a typo is an error, not a
+  /// silently ignored setting.
+  bool checkKeys(const json &Obj, const std::string &Where,
+                 std::initializer_list<const char *> Allowed) {
+    if (!Obj.is_object()) {
+      fail(Where, "expected an object");
+      return false;
+    }
+    for (auto It = Obj.begin(); It != Obj.end(); ++It) {
+      bool Known = false;
+      for (const char *A : Allowed)
+        Known |= It.key() == A;
+      if (!Known) {
+        std::string List;
+        for (const char *A : Allowed)
+          List += (List.empty() ? "" : ", ") + std::string(A);
+        fail(Where.empty() ? It.key() : Where + "." + It.key(),
+             "unknown key (expected one of: " + List + ")");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  void strings(const json &Obj, const std::string &Where, const char *Key,
+               std::vector<std::string> &Out) {
+    auto It = Obj.find(Key);
+    if (It == Obj.end())
+      return;
+    std::string Here = Where.empty() ? Key : Where + "." + Key;
+    if (!It->is_array()) {
+      fail(Here, "expected an array of strings");
+      return;
+    }
+    for (size_t I = 0; I < It->size(); ++I) {
+      const json &V = (*It)[I];
+      if (!V.is_string() || V.get<std::string>().empty()) {
+        fail(Here + "[" + std::to_string(I) + "]",
+             "expected a non-empty string");
+        return;
+      }
+      Out.push_back(V.get<std::string>());
+    }
+  }
+
+  std::string string(const json &Obj, const std::string &Where,
+                     const char *Key, bool Required) {
+    auto It = Obj.find(Key);
+    if (It == Obj.end()) {
+      if (Required)
+        fail(Where, std::string("missing required key '") + Key + "'");
+      return "";
+    }
+    if (!It->is_string() || It->get<std::string>().empty()) {
+      fail(Where + "." + Key, "expected a non-empty string");
+      return "";
+    }
+    return It->get<std::string>();
+  }
+
+private:
+  std::string Path;
+};
+
+std::optional<Trigger> parseTrigger(llvm::StringRef S) {
+  return llvm::StringSwitch<std::optional<Trigger>>(S)
+      .Case("scalar-read", Trigger::ScalarRead)
+      .Case("host-copy", Trigger::HostCopy)
+      .Case("print", Trigger::Print)
+      .Case("dynamic-shape", Trigger::DynamicShape)
+      .Case("explicit-sync", Trigger::ExplicitSync)
+      .Default(std::nullopt);
+}
+
+std::optional<TriggerWhen> parseWhen(llvm::StringRef S) {
+  return llvm::StringSwitch<std::optional<TriggerWhen>>(S)
+      .Case("always", TriggerWhen::Always)
+      .Case("to-host", TriggerWhen::ToHost)
+      .Case("bool-index", TriggerWhen::BoolIndex)
+      .Case("host-destination", TriggerWhen::HostDestination)
+      .Case("tensor-arg", TriggerWhen::TensorArg)
+      .Default(std::nullopt);
+}
+
+void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
+  if (!Arr.is_array()) {
+    R.fail("triggers", "expected an array");
+    return;
+  }
+  for (size_t I = 0; I < Arr.size() && !R.Error; ++I) {
+    std::string Where = "triggers[" + std::to_string(I) + "]";
+    const json &T = Arr[I];
+    if (!R.checkKeys(T, Where,
+                     {"method", "function", "operator", "class", "trigger",
+                      "when", "note"}))
+      return;
+    TriggerRule Rule;
+    int Kinds = 0;
+    if (T.contains("method")) {
+      Rule.Kind = CallKind::Method;
+      Rule.Name = R.string(T, Where, "method", true);
+      ++Kinds;
+    }
+    if (T.contains("function")) {
+      Rule.Kind = CallKind::Function;
+      Rule.Name = R.string(T, Where, "function", true);
+      ++Kinds;
+    }
+    if (T.contains("operator")) {
+      Rule.Kind = CallKind::Operator;
+      Rule.Name = R.string(T, Where, "operator", true);
+      ++Kinds;
+    }
+    if (Kinds != 1) {
+      R.fail(Where, "needs exactly one of 'method', 'function', 'operator'");
+      return;
+    }
+    Rule.Class = R.string(T, Where, "class", false);
+    std::string What = R.string(T, Where, "trigger", true);
+    if (R.Error)
+      return;
+    auto Trig = parseTrigger(What);
+    if (!Trig) {
+      R.fail(Where + ".trigger",
+             "unknown trigger '" + What +
+                 "' (expected scalar-read, host-copy, print, dynamic-shape "
+                 "or explicit-sync)");
+      return;
+    }
+    Rule.What = *Trig;
+    if (T.contains("when")) {
+      std::string When = R.string(T, Where, "when", true);
+      auto W = parseWhen(When);
+      if (!W) {
+        R.fail(Where + ".when",
+               "unknown condition '" + When +
+                   "' (expected always, to-host, bool-index, "
+                   "host-destination or tensor-arg)");
+        return;
+      }
+      Rule.When = *W;
+    }
+    P.Triggers.push_back(std::move(Rule));
+  }
+}
+
+void readCaptureSpans(PackReader &R, const json &Arr, RulePack &P) {
+  if (!Arr.is_array()) {
+    R.fail("regions.captureSpans", "expected an array");
+    return;
+  }
+  for (size_t I = 0; I < Arr.size() && !R.Error; ++I) {
+    std::string Where = "regions.captureSpans[" + std::to_string(I) + "]";
+    if (!R.checkKeys(Arr[I], Where, {"class", "begin", "end"}))
+      return;
+    CaptureMarker M;
+    M.Class = R.string(Arr[I], Where, "class", false);
+    M.Begin = R.string(Arr[I], Where, "begin", true);
+    M.End = R.string(Arr[I], Where, "end", true);
+    P.CaptureSpans.push_back(std::move(M));
+  }
+}
+
+void readOps(PackReader &R, const json &Obj, RulePack &P) {
+  if (!R.checkKeys(Obj, "ops",
+                   {"pointwise", "reduction", "library", "view",
+                    "data-dependent", "host"}))
+    return;
+  const std::pair<const char *, OpClass> Classes[] = {
+      {"pointwise", OpClass::Pointwise},
+      {"reduction", OpClass::Reduction},
+      {"library", OpClass::Library},
+      {"view", OpClass::View},
+      {"data-dependent", OpClass::DataDependent},
+      {"host", OpClass::Host}};
+  for (const auto &[Key, Class] : Classes) {
+    std::vector<std::string> Names;
+    R.strings(Obj, "ops", Key, Names);
+    for (auto &N : Names)
+      P.Ops.emplace_back(std::move(N), Class);
+  }
+}
+
+} // namespace
+
+llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
+                                       llvm::StringRef Path) {
+  json J = json::parse(Text.begin(), Text.end(), nullptr,
+                       /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (J.is_discarded()) {
+    // Re-parse with exceptions only to get nlohmann's byte offset message.
+    std::string Why = "not valid JSON";
+    try {
+      (void)json::parse(Text.begin(), Text.end(), nullptr, true, true);
+    } catch (const json::parse_error &E) {
+      Why = E.what();
+    }
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s: %s", Path.str().c_str(), Why.c_str());
+  }
+  PackReader R(Path);
+  RulePack P;
+  P.Path = Path.str();
+  if (!R.checkKeys(J, "",
+                   {"name", "formatVersion", "description", "types",
+                    "triggers", "metadata", "residency", "regions", "ops"}))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   R.Error->c_str());
+  P.Name = R.string(J, "", "name", true);
+  if (J.contains("formatVersion") &&
+      (!J["formatVersion"].is_number_integer() || J["formatVersion"] != 1))
+    R.fail("formatVersion", "unsupported format version (this Seam reads 1)");
+  if (auto It = J.find("types"); It != J.end() &&
+      R.checkKeys(*It, "types",
+                  {"tensor", "deviceLike", "hostRecords", "modules",
+                   "moduleHolders", "libraryNamespaces"})) {
+    R.strings(*It, "types", "tensor", P.TensorTypes);
+    R.strings(*It, "types", "deviceLike", P.DeviceLikeTypes);
+    R.strings(*It, "types", "hostRecords", P.HostRecordTypes);
+    R.strings(*It, "types", "modules", P.ModuleTypes);
+    R.strings(*It, "types", "moduleHolders", P.ModuleHolders);
+    R.strings(*It, "types", "libraryNamespaces", P.LibraryNamespaces);
+  }
+  if (auto It = J.find("triggers"); It != J.end() && !R.Error)
+    readTriggers(R, *It, P);
+  R.strings(J, "", "metadata", P.Metadata);
+  if (auto It = J.find("residency"); It != J.end() && !R.Error &&
+      R.checkKeys(*It, "residency",
+                  {"hostDevices", "deviceDevices", "toHost", "toDevice",
+                   "move", "factories", "likeFactories", "boolProducers",
+                   "boolDtypes"})) {
+    R.strings(*It, "residency", "hostDevices", P.HostDeviceNames);
+    R.strings(*It, "residency", "deviceDevices", P.DeviceDeviceNames);
+    R.strings(*It, "residency", "toHost", P.ToHostMethods);
+    R.strings(*It, "residency", "toDevice", P.ToDeviceMethods);
+    R.strings(*It, "residency", "move", P.MoveMethods);
+    R.strings(*It, "residency", "factories", P.Factories);
+    R.strings(*It, "residency", "likeFactories", P.LikeFactories);
+    R.strings(*It, "residency", "boolProducers", P.BoolProducers);
+    R.strings(*It, "residency", "boolDtypes", P.BoolDtypeNames);
+  }
+  if (auto It = J.find("regions"); It != J.end() && !R.Error &&
+      R.checkKeys(*It, "regions",
+                  {"annotations", "compileFunctions", "captureSpans",
+                   "hotMethods"})) {
+    R.strings(*It, "regions", "annotations", P.RegionAnnotations);
+    R.strings(*It, "regions", "compileFunctions", P.CompileFunctions);
+    R.strings(*It, "regions", "hotMethods", P.HotMethods);
+    if (auto C = It->find("captureSpans"); C != It->end() && !R.Error)
+      readCaptureSpans(R, *C, P);
+  }
+  if (auto It = J.find("ops"); It != J.end() && !R.Error)
+    readOps(R, *It, P);
+  if (R.Error)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   R.Error->c_str());
+  return P;
+}
+
+llvm::Expected<RulePack> loadRulePack(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "%s: cannot read rule pack: %s",
+                                   Path.str().c_str(),
+                                   Buf.getError().message().c_str());
+  return parseRulePack((*Buf)->getBuffer(), Path);
+}
+
+void mergeRulePack(RulePack &Into, const RulePack &From) {
+  auto Append = [](auto &A, const auto &B) {
+    A.insert(A.end(), B.begin(), B.end());
+  };
+  if (Into.Name.empty())
+    Into.Name = From.Name;
+  else
+    Into.Name += "+" + From.Name;
+  Append(Into.TensorTypes, From.TensorTypes);
+  Append(Into.DeviceLikeTypes, From.DeviceLikeTypes);
+  Append(Into.HostRecordTypes, From.HostRecordTypes);
+  Append(Into.ModuleTypes, From.ModuleTypes);
+  Append(Into.ModuleHolders, From.ModuleHolders);
+  Append(Into.LibraryNamespaces, From.LibraryNamespaces);
+  Append(Into.Triggers, From.Triggers);
+  Append(Into.Metadata, From.Metadata);
+  Append(Into.HostDeviceNames, From.HostDeviceNames);
+  Append(Into.DeviceDeviceNames, From.DeviceDeviceNames);
+  Append(Into.ToHostMethods, From.ToHostMethods);
+  Append(Into.ToDeviceMethods, From.ToDeviceMethods);
+  Append(Into.MoveMethods, From.MoveMethods);
+  Append(Into.Factories, From.Factories);
+  Append(Into.LikeFactories, From.LikeFactories);
+  Append(Into.BoolProducers, From.BoolProducers);
+  Append(Into.BoolDtypeNames, From.BoolDtypeNames);
+  Append(Into.RegionAnnotations, From.RegionAnnotations);
+  Append(Into.CompileFunctions, From.CompileFunctions);
+  Append(Into.CaptureSpans, From.CaptureSpans);
+  Append(Into.HotMethods, From.HotMethods);
+  Append(Into.Ops, From.Ops);
+}
+
+} // namespace seam

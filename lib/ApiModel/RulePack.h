@@ -1,0 +1,107 @@
+//===- RulePack.h - Tensor-API facts loaded from JSON rule packs ----------===//
+//
+// A rule pack tells Seam everything it knows about one tensor API: which
+// types are tensors, which calls synchronize, what puts a tensor on the
+// device, and what marks a compiled region or a hot path. Packs are plain
+// JSON (docs/rule-packs.md), loaded at run time and merged, so a user can
+// teach Seam an in-house tensor class without writing C++. Use this header
+// to load packs; use ApiModel.h to ask questions about AST nodes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_APIMODEL_RULEPACK_H
+#define SEAM_APIMODEL_RULEPACK_H
+
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace seam {
+
+/// Why a host value is requested; kept as a property of every result.
+enum class Trigger { ScalarRead, HostCopy, Print, DynamicShape, ExplicitSync };
+
+llvm::StringRef triggerName(Trigger T);
+
+/// Extra condition a call must meet before it counts as a trigger.
+enum class TriggerWhen {
+  Always,
+  ToHost,          ///< a device argument names the host (`to(kCPU)`)
+  BoolIndex,       ///< an index argument is a boolean tensor (mask)
+  HostDestination, ///< the object is a host tensor and a source is not
+  TensorArg,       ///< some argument is a tensor (`operator<<`, `c10::str`)
+};
+
+/// How a call is matched.
+enum class CallKind {
+  Method,   ///< member call; `Class` empty means "on a tensor type"
+  Function, ///< free function by qualified name
+  Operator, ///< overloaded operator by spelling, e.g. "<<"
+};
+
+struct TriggerRule {
+  CallKind Kind = CallKind::Method;
+  std::string Name;  ///< method name, qualified function name or operator
+  std::string Class; ///< for methods on non-tensor classes
+  Trigger What = Trigger::ScalarRead;
+  TriggerWhen When = TriggerWhen::Always;
+};
+
+/// A pair of calls that opens and closes a capture span.
+struct CaptureMarker {
+  std::string Class; ///< empty for free functions
+  std::string Begin;
+  std::string End;
+};
+
+/// Op classes used by the cost model.
+enum class OpClass { Pointwise, Reduction, Library, View, DataDependent, Host };
+
+struct RulePack {
+  std::string Name;
+  std::string Path; ///< where it was loaded from, for messages
+
+  // Types.
+  std::vector<std::string> TensorTypes;
+  std::vector<std::string> DeviceLikeTypes; ///< Device, TensorOptions, ...
+  std::vector<std::string> HostRecordTypes; ///< fields hold host tensors
+  std::vector<std::string> ModuleTypes;     ///< nn.Module-like bases
+  std::vector<std::string> ModuleHolders;   ///< wrappers forwarding to T
+  std::vector<std::string> LibraryNamespaces;
+
+  // Triggers.
+  std::vector<TriggerRule> Triggers;
+  std::vector<std::string> Metadata; ///< never sync, never break
+
+  // Residency.
+  std::vector<std::string> HostDeviceNames;   ///< kCPU, "cpu"
+  std::vector<std::string> DeviceDeviceNames; ///< kCUDA, "cuda", kAccel
+  std::vector<std::string> ToHostMethods;     ///< cpu
+  std::vector<std::string> ToDeviceMethods;   ///< cuda
+  std::vector<std::string> MoveMethods;       ///< to
+  std::vector<std::string> Factories;         ///< host unless given a device
+  std::vector<std::string> LikeFactories;     ///< follow their first tensor
+  std::vector<std::string> BoolProducers;     ///< gt, lt, isnan, ...
+  std::vector<std::string> BoolDtypeNames;    ///< kBool
+
+  // Regions and hot paths.
+  std::vector<std::string> RegionAnnotations; ///< "seam.compiled"
+  std::vector<std::string> CompileFunctions;  ///< seam::rt::compile
+  std::vector<CaptureMarker> CaptureSpans;
+  std::vector<std::string> HotMethods; ///< "forward" on ModuleTypes
+
+  // Op classes for the cost model: name -> class.
+  std::vector<std::pair<std::string, OpClass>> Ops;
+};
+
+/// Parses one pack from JSON text; \p Path names it in errors.
+llvm::Expected<RulePack> parseRulePack(llvm::StringRef Json,
+                                       llvm::StringRef Path);
+/// Reads and parses the pack at \p Path.
+llvm::Expected<RulePack> loadRulePack(llvm::StringRef Path);
+
+/// Appends every list of \p From to \p Into (packs compose by union).
+void mergeRulePack(RulePack &Into, const RulePack &From);
+
+} // namespace seam
+
+#endif

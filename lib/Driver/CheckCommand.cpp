@@ -1,0 +1,140 @@
+//===- CheckCommand.cpp - The `seam check` pipeline -----------------------===//
+#include "Driver/CheckCommand.h"
+
+#include "ApiModel/ApiModel.h"
+#include "Regions/RegionModel.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace seam {
+
+static const char *const DefaultPacks[] = {"libtorch.json", "seamrt.json"};
+
+std::string findRulesDir(const char *Argv0) {
+  if (auto Env = llvm::sys::Process::GetEnv("SEAM_RULES_DIR"))
+    return *Env;
+  std::string Exe =
+      llvm::sys::fs::getMainExecutable(Argv0, (void *)&findRulesDir);
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Exe));
+  llvm::sys::path::append(Dir, "..", "share", "seam", "rules");
+  if (llvm::sys::fs::exists(Dir + "/libtorch.json"))
+    return std::string(Dir);
+#ifdef SEAM_SOURCE_RULES_DIR
+  return SEAM_SOURCE_RULES_DIR;
+#else
+  return std::string(Dir);
+#endif
+}
+
+static void errorLine(const std::string &Msg) {
+  llvm::errs() << "seam: error: " << Msg << "\n";
+}
+
+int runCheck(const CheckOptions &Opts) {
+  Report R;
+  bool InputError = false;
+  auto Fail = [&](const std::string &Input, const std::string &Msg) {
+    errorLine(Msg);
+    R.Errors.push_back({Input, Msg});
+    InputError = true;
+  };
+
+  // Rule packs: configuration errors stop the run before any parsing.
+  RulePack Merged;
+  std::vector<std::string> PackPaths;
+  if (Opts.DefaultRules)
+    for (const char *Name : DefaultPacks) {
+      llvm::SmallString<256> P(Opts.RulesDir);
+      llvm::sys::path::append(P, Name);
+      PackPaths.push_back(std::string(P));
+    }
+  PackPaths.insert(PackPaths.end(), Opts.RulePacks.begin(),
+                   Opts.RulePacks.end());
+  for (const std::string &Path : PackPaths) {
+    llvm::Expected<RulePack> P = loadRulePack(Path);
+    if (!P) {
+      errorLine("invalid rule pack: " + llvm::toString(P.takeError()));
+      return 2;
+    }
+    mergeRulePack(Merged, *P);
+    R.RulePacks.push_back(Path);
+  }
+  for (const std::string &G : Opts.Analysis.Regions.RegionGlobs)
+    if (auto E = llvm::GlobPattern::create(G); !E) {
+      errorLine("invalid --region pattern '" + G +
+                "': " + llvm::toString(E.takeError()));
+      return 2;
+    }
+  ApiModel Api(std::move(Merged));
+
+  std::string Warning;
+  auto DB = makeCompilationDatabase(Opts.Frontend, Warning);
+  if (!DB) {
+    errorLine(llvm::toString(DB.takeError()));
+    return 2;
+  }
+  if (!Warning.empty())
+    llvm::errs() << "seam: warning: " << Warning << "\n";
+
+  // Open the output before the (slow) analysis so a bad -o fails fast.
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  if (!Opts.OutputPath.empty()) {
+    std::error_code EC;
+    File = std::make_unique<llvm::raw_fd_ostream>(Opts.OutputPath, EC);
+    if (EC) {
+      errorLine("cannot write output file '" + Opts.OutputPath +
+                "': " + EC.message());
+      return 2;
+    }
+  }
+
+  std::vector<ParseResult> Parsed = parseFiles(
+      **DB, Opts.Frontend, Opts.Files, [&](clang::ASTContext &Ctx) {
+        RegionModel Regions(Ctx, Api, Opts.Analysis.Regions);
+        std::vector<TriggerSite> Sites = findTriggerSites(Ctx, Api, Regions);
+        std::vector<Finding> Fs =
+            findHazards(Ctx, Api, Regions, Sites, Opts.Analysis);
+        R.Findings.insert(R.Findings.end(),
+                          std::make_move_iterator(Fs.begin()),
+                          std::make_move_iterator(Fs.end()));
+      });
+  for (const ParseResult &P : Parsed)
+    if (!P.Ok)
+      Fail(P.File, P.Error);
+  sortAndDedupe(R.Findings);
+
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd))
+    R.WorkDir = std::string(Cwd);
+
+  llvm::raw_ostream &OS = File ? *File : llvm::outs();
+  bool Color = Opts.Color == CheckOptions::ColorMode::Always ||
+               (Opts.Color == CheckOptions::ColorMode::Auto && !File &&
+                llvm::outs().has_colors());
+  switch (Opts.Format) {
+  case OutputFormat::Text:
+    writeText(OS, R, Color);
+    break;
+  case OutputFormat::Json:
+    writeJson(OS, R);
+    break;
+  case OutputFormat::Sarif:
+    writeSarif(OS, R);
+    break;
+  }
+  OS.flush();
+
+  if (InputError)
+    return 2;
+  if (Opts.FailOn)
+    for (const Finding &F : R.Findings)
+      if (F.Severity >= *Opts.FailOn)
+        return 1;
+  return 0;
+}
+
+} // namespace seam

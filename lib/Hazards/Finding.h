@@ -1,0 +1,82 @@
+//===- Finding.h - One result of the analysis, free of any AST ------------===//
+//
+// What the analysis hands to the cost model and the reporters: plain data
+// (paths, lines, messages), so reporters never touch an ASTContext and
+// findings from many translation units can be merged and sorted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_HAZARDS_FINDING_H
+#define SEAM_HAZARDS_FINDING_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace seam {
+
+enum class Level { Note = 0, Warning = 1, Error = 2 };
+
+inline const char *levelName(Level L) {
+  switch (L) {
+  case Level::Note:
+    return "note";
+  case Level::Warning:
+    return "warning";
+  case Level::Error:
+    return "error";
+  }
+  return "warning";
+}
+
+struct SourcePoint {
+  std::string File; ///< absolute path
+  unsigned Line = 0, Column = 0;
+  unsigned EndLine = 0, EndColumn = 0; ///< one past the last character
+  std::string LineText;                ///< the source line, for carets
+
+  bool valid() const { return !File.empty() && Line > 0; }
+};
+
+/// A step of the path from a region, loop or forward to the finding.
+struct PathNote {
+  std::string Message;
+  SourcePoint Where;
+  bool IsCall = false; ///< a call edge (drives SARIF codeFlows)
+};
+
+/// Cost estimate attached by the cost model (issue: cost model).
+struct CostEstimate {
+  std::string Profile;
+  unsigned RegionPieces = 0;
+  std::vector<unsigned> OpsPerPiece;
+  unsigned FusionGroupsCut = 0;
+  unsigned ExtraLaunches = 0;
+  std::optional<double> BytesMaterialized;
+  unsigned IntermediatesMaterialized = 0;
+  double IdleMicrosPerExecution = 0;
+  std::optional<double> TripCount;
+  std::optional<double> IdleMicrosTotal;
+  unsigned Rank = 0; ///< 0-100, higher is costlier
+  std::string Summary; ///< appended to the message
+};
+
+struct Finding {
+  std::string RuleId; ///< seam-graph-break, seam-host-sync, ...
+  Level Severity = Level::Warning;
+  std::string Message; ///< without the trailing "[rule-id]"
+  SourcePoint Where;
+  std::vector<PathNote> Path;
+
+  // Properties kept for JSON and SARIF.
+  std::string Trigger;   ///< scalar-read | host-copy | print | ...
+  std::string Residency; ///< device | unknown | host
+  std::string Region;    ///< compiled region, for graph breaks
+  std::string Function;  ///< function holding the expression
+  std::string Api;       ///< "'.item()'", "'<<'", ...
+  std::string HotReason; ///< loop | forward | region | call | capture
+  std::optional<CostEstimate> Cost;
+};
+
+} // namespace seam
+
+#endif

@@ -1,0 +1,116 @@
+//===- SourcePoint.cpp - Clang locations to plain file/line/column --------===//
+#include "Hazards/SourcePoint.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace seam {
+
+static llvm::StringRef lineAt(const SourceManager &SM, SourceLocation F) {
+  bool Invalid = false;
+  llvm::StringRef Buf = SM.getBufferData(SM.getFileID(F), &Invalid);
+  if (Invalid)
+    return "";
+  unsigned Off = SM.getFileOffset(F);
+  size_t Begin = Off - (SM.getSpellingColumnNumber(F) - 1);
+  size_t End = Buf.find('\n', Off);
+  return Buf.slice(Begin, End == llvm::StringRef::npos ? Buf.size() : End)
+      .rtrim('\r');
+}
+
+SourcePoint makePoint(const SourceManager &SM, const LangOptions &LO,
+                      SourceLocation Loc, SourceLocation End) {
+  SourcePoint P;
+  if (Loc.isInvalid())
+    return P;
+  SourceLocation F = SM.getFileLoc(Loc);
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(F));
+  if (!FE)
+    return P;
+  llvm::SmallString<256> Path(FE->getName());
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  P.File = std::string(Path);
+  P.Line = SM.getSpellingLineNumber(F);
+  P.Column = SM.getSpellingColumnNumber(F);
+  P.LineText = lineAt(SM, F).str();
+  unsigned TokLen = Lexer::MeasureTokenLength(F, SM, LO);
+  P.EndLine = P.Line;
+  P.EndColumn = P.Column + std::max(TokLen, 1u);
+  if (End.isValid()) {
+    SourceLocation E = SM.getFileLoc(End);
+    if (SM.getFileID(E) == SM.getFileID(F) &&
+        SM.getSpellingLineNumber(E) == P.Line &&
+        !SM.isBeforeInTranslationUnit(E, F))
+      P.EndColumn = SM.getSpellingColumnNumber(E) +
+                    std::max(Lexer::MeasureTokenLength(E, SM, LO), 1u);
+  }
+  return P;
+}
+
+static bool listNames(llvm::StringRef After, llvm::StringRef Rule) {
+  // "NOLINT" alone silences everything; "NOLINT(a, b*)" only what it names.
+  After = After.ltrim(' ');
+  if (!After.starts_with("("))
+    return true;
+  llvm::StringRef List = After.drop_front().split(')').first;
+  llvm::SmallVector<llvm::StringRef, 4> Names;
+  List.split(Names, ',');
+  for (llvm::StringRef N : Names) {
+    N = N.trim();
+    if (N == Rule || N == "*")
+      return true;
+    if (N.ends_with("*") && Rule.starts_with(N.drop_back()))
+      return true;
+  }
+  return false;
+}
+
+bool isSuppressed(const SourceManager &SM, SourceLocation Loc,
+                  llvm::StringRef Rule) {
+  SourceLocation F = SM.getFileLoc(Loc);
+  llvm::StringRef Line = lineAt(SM, F);
+  size_t Pos = Line.find("NOLINT");
+  while (Pos != llvm::StringRef::npos) {
+    llvm::StringRef After = Line.substr(Pos + 6);
+    if (!After.starts_with("NEXTLINE") && !After.starts_with("BEGIN") &&
+        !After.starts_with("END") && listNames(After, Rule))
+      return true;
+    Pos = Line.find("NOLINT", Pos + 6);
+  }
+  unsigned LineNo = SM.getSpellingLineNumber(F);
+  if (LineNo <= 1)
+    return false;
+  SourceLocation Prev =
+      SM.translateLineCol(SM.getFileID(F), LineNo - 1, 1);
+  llvm::StringRef PrevLine = lineAt(SM, Prev);
+  size_t N = PrevLine.find("NOLINTNEXTLINE");
+  return N != llvm::StringRef::npos &&
+         listNames(PrevLine.substr(N + 14), Rule);
+}
+
+std::string exprText(const SourceManager &SM, const LangOptions &LO,
+                     const Expr *E) {
+  if (!E)
+    return "";
+  CharSourceRange R = CharSourceRange::getTokenRange(E->getSourceRange());
+  R = Lexer::makeFileCharRange(R, SM, LO);
+  std::string Text;
+  if (R.isValid())
+    Text = Lexer::getSourceText(R, SM, LO).str();
+  if (Text.empty() || Text.find('\n') != std::string::npos) {
+    // Multi-line or macro-made: fall back to something short but true.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      return DRE->getDecl()->getNameAsString();
+    return Text.empty() ? "tensor" : Text.substr(0, Text.find('\n')) + "...";
+  }
+  if (Text.size() > 40)
+    Text = Text.substr(0, 37) + "...";
+  return Text;
+}
+
+} // namespace seam

@@ -1,0 +1,30 @@
+//===- SourcePoint.h - Clang locations to plain file/line/column ----------===//
+#ifndef SEAM_HAZARDS_SOURCEPOINT_H
+#define SEAM_HAZARDS_SOURCEPOINT_H
+
+#include "Hazards/Finding.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace seam {
+
+/// The file position of \p Loc (macro arguments map to where they were
+/// written, macro bodies to the expansion); \p End, when valid, extends the
+/// range to the end of that token on the same line.
+SourcePoint makePoint(const clang::SourceManager &SM,
+                      const clang::LangOptions &LO, clang::SourceLocation Loc,
+                      clang::SourceLocation End = {});
+
+/// True when a NOLINT or NOLINTNEXTLINE comment silences \p Rule at \p P.
+bool isSuppressed(const clang::SourceManager &SM, clang::SourceLocation Loc,
+                  llvm::StringRef Rule);
+
+/// Source text of \p E on one line, shortened for messages.
+std::string exprText(const clang::SourceManager &SM,
+                     const clang::LangOptions &LO, const clang::Expr *E);
+
+} // namespace seam
+
+#endif

@@ -1,0 +1,505 @@
+//===- RegionModel.cpp - Regions, hot paths and capture spans of a TU -----===//
+#include "Regions/RegionModel.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/GlobPattern.h"
+#include <deque>
+
+using namespace clang;
+
+namespace seam {
+namespace {
+
+/// Finds every user-code function body of the TU, lambdas and template
+/// instantiations included, without descending into system headers.
+class Collector : public RecursiveASTVisitor<Collector> {
+public:
+  Collector(const ApiModel &Api, SourceManager &SM,
+            std::vector<const FunctionDecl *> &Out)
+      : Api(Api), SM(SM), Out(Out) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) && D->getLocation().isValid() &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !Api.isLibraryDecl(FD))
+      Out.push_back(FD);
+    return true;
+  }
+
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    if (FunctionTemplateDecl *T = LE->getDependentCallOperator())
+      for (FunctionDecl *Spec : T->specializations())
+        Out.push_back(Spec);
+    Out.push_back(LE->getCallOperator());
+    return true;
+  }
+
+private:
+  const ApiModel &Api;
+  SourceManager &SM;
+  std::vector<const FunctionDecl *> &Out;
+};
+
+/// The function whose body holds \p FD (for lambdas and local classes).
+const FunctionDecl *enclosingFunction(const FunctionDecl *FD) {
+  for (const DeclContext *C = FD->getParent(); C; C = C->getParent())
+    if (const auto *F = dyn_cast<FunctionDecl>(C))
+      return F;
+  return nullptr;
+}
+
+/// Scans one body: loops, capture markers, calls and lambda definitions.
+/// Lambda bodies and local classes are separate functions; not entered.
+class BodyScanner : public RecursiveASTVisitor<BodyScanner> {
+public:
+  using Base = RecursiveASTVisitor<BodyScanner>;
+  std::function<void(const LambdaExpr *)> OnLambda;
+  std::function<void(const CallExpr *)> OnCall;
+  std::function<void(const CXXConstructExpr *)> OnConstruct;
+  std::vector<LoopInfo> Loops;
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool TraverseLambdaExpr(LambdaExpr *LE) {
+    OnLambda(LE);
+    // Init-captures run in the enclosing function; the body does not.
+    for (const LambdaCapture &C : LE->captures())
+      if (LE->isInitCapture(&C))
+        if (auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+          TraverseStmt(VD->getInit());
+    return true;
+  }
+  bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
+
+  bool VisitForStmt(ForStmt *S) {
+    const Stmt *First = S->getCond() ? static_cast<const Stmt *>(S->getCond())
+                        : S->getInc() ? static_cast<const Stmt *>(S->getInc())
+                                      : S->getBody();
+    addLoop(S, First ? First->getBeginLoc() : S->getBeginLoc());
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *S) {
+    addLoop(S, S->getBeginLoc());
+    return true;
+  }
+  bool VisitDoStmt(DoStmt *S) {
+    addLoop(S, S->getBeginLoc());
+    return true;
+  }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
+    addLoop(S, S->getBody()->getBeginLoc());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    OnCall(CE);
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    OnConstruct(CE);
+    return true;
+  }
+
+private:
+  void addLoop(const Stmt *S, SourceLocation HotBegin) {
+    LoopInfo L;
+    L.S = S;
+    L.Keyword = S->getBeginLoc();
+    L.Hot = SourceRange(HotBegin, S->getEndLoc());
+    Loops.push_back(L);
+  }
+};
+
+} // namespace
+
+RegionModel::RegionModel(ASTContext &Ctx, const ApiModel &Api,
+                         const RegionOptions &Opts)
+    : Ctx(Ctx), Api(Api) {
+  collect();
+  for (unsigned I = 0; I < Nodes.size(); ++I)
+    scanBody(I);
+  findRoots(Opts);
+  propagate();
+}
+
+std::optional<unsigned>
+RegionModel::nodeFor(const FunctionDecl *FD) const {
+  if (!FD)
+    return std::nullopt;
+  auto It = Index.find(FD->getCanonicalDecl());
+  if (It == Index.end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::string RegionModel::displayName(const FunctionDecl *FD) const {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda()) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(MD->getParent()->getLocation()));
+    std::string Where = P.isValid() ? std::to_string(P.getLine()) + ":" +
+                                          std::to_string(P.getColumn())
+                                    : "?";
+    const FunctionDecl *Outer = enclosingFunction(FD);
+    return (Outer ? displayName(Outer) + "::" : std::string()) +
+           "(lambda at " + Where + ")";
+  }
+  return qualifiedName(FD);
+}
+
+unsigned RegionModel::addNode(const FunctionDecl *FD) {
+  auto [It, New] = Index.try_emplace(FD->getCanonicalDecl(), Nodes.size());
+  if (!New)
+    return It->second;
+  FunctionNode N;
+  N.FD = FD;
+  N.Name = displayName(FD);
+  N.NameLoc = FD->getLocation();
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->getParent()->isLambda())
+    N.NameLoc = MD->getParent()->getLocation();
+  Nodes.push_back(std::move(N));
+  return It->second;
+}
+
+void RegionModel::collect() {
+  std::vector<const FunctionDecl *> Found;
+  Collector C(Api, Ctx.getSourceManager(), Found);
+  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+
+  // A template pattern with instantiations is analyzed through them; a
+  // pattern nobody instantiates is analyzed as written.
+  llvm::DenseSet<const FunctionDecl *> Instantiated;
+  for (const FunctionDecl *FD : Found)
+    if (const FunctionDecl *P = FD->getTemplateInstantiationPattern())
+      if (P != FD)
+        Instantiated.insert(P->getCanonicalDecl());
+  std::function<bool(const FunctionDecl *)> PatternUsed =
+      [&](const FunctionDecl *FD) {
+        if (Instantiated.count(FD->getCanonicalDecl()))
+          return true;
+        if (const auto *T = FD->getDescribedFunctionTemplate())
+          if (!T->specializations().empty())
+            return true;
+        if (const FunctionDecl *Outer = enclosingFunction(FD))
+          return PatternUsed(Outer);
+        return false;
+      };
+  for (const FunctionDecl *FD : Found) {
+    if (FD->isDependentContext() && PatternUsed(FD))
+      continue;
+    addNode(FD);
+  }
+}
+
+void RegionModel::scanBody(unsigned Node) {
+  const FunctionDecl *FD = Nodes[Node].FD;
+  BodyScanner S;
+  std::vector<CallSite> Calls;
+  std::vector<SourceLocation> Begins, Ends;
+  auto AddEdge = [&](const FunctionDecl *Callee, SourceLocation Loc,
+                     bool IsDef) {
+    const FunctionDecl *Def = nullptr;
+    if (!Callee || !Callee->hasBody(Def) || !Def)
+      return;
+    if (auto N = nodeFor(Def))
+      Calls.push_back({*N, Loc, IsDef});
+  };
+  S.OnLambda = [&](const LambdaExpr *LE) {
+    if (FunctionTemplateDecl *T = LE->getDependentCallOperator())
+      for (FunctionDecl *Spec : T->specializations())
+        AddEdge(Spec, LE->getBeginLoc(), true);
+    AddEdge(LE->getCallOperator(), LE->getBeginLoc(), true);
+  };
+  S.OnConstruct = [&](const CXXConstructExpr *CE) {
+    AddEdge(CE->getConstructor(), CE->getBeginLoc(), false);
+  };
+  S.OnCall = [&](const CallExpr *CE) {
+    switch (Api.captureMarker(CE)) {
+    case CaptureEdge::Begin:
+      Begins.push_back(CE->getEndLoc());
+      return;
+    case CaptureEdge::End:
+      Ends.push_back(CE->getBeginLoc());
+      return;
+    case CaptureEdge::None:
+      break;
+    }
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    SourceLocation Loc = CE->getExprLoc();
+    if (Api.isCompileFunction(Callee)) {
+      for (const Expr *Arg : CE->arguments())
+        CompiledTargets.push_back({Arg, Loc});
+      return;
+    }
+    AddEdge(Callee, Loc, false);
+    // A module holder's operator() forwards to Impl::forward.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
+        Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+      if (const CXXRecordDecl *Impl =
+              Api.moduleHolderTarget(Op->getArg(0)->getType()))
+        for (const CXXMethodDecl *M : Impl->methods())
+          if (Api.isHotMethod(M))
+            AddEdge(M, Loc, false);
+  };
+  S.TraverseStmt(FD->getBody());
+  // Lambdas defined in a default argument or member initializer are rare;
+  // constructors' initializers run in the constructor.
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isWritten())
+        S.TraverseStmt(Init->getInit());
+
+  FunctionNode &N = Nodes[Node];
+  N.Calls = std::move(Calls);
+  N.Loops = std::move(S.Loops);
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
+                                        SM.getExpansionLoc(B));
+  };
+  llvm::sort(Begins, Before);
+  llvm::sort(Ends, Before);
+  for (SourceLocation B : Begins) {
+    SourceLocation E = FD->getBody()->getEndLoc();
+    for (SourceLocation Cand : Ends)
+      if (Before(B, Cand)) {
+        E = Cand;
+        break;
+      }
+    N.Spans.push_back({B, E});
+  }
+}
+
+void RegionModel::findRoots(const RegionOptions &Opts) {
+  std::vector<std::pair<std::string, llvm::GlobPattern>> Globs;
+  for (const std::string &G : Opts.RegionGlobs)
+    if (auto P = llvm::GlobPattern::create(G))
+      Globs.emplace_back(G, std::move(*P));
+    else
+      llvm::consumeError(P.takeError()); // validated by the CLI
+  for (FunctionNode &N : Nodes) {
+    if (Api.isRegionAnnotated(N.FD)) {
+      N.IsRegionRoot = true;
+      N.RegionWhy = "annotated as a compiled region";
+    } else {
+      for (const auto &[Text, G] : Globs)
+        if (G.match(N.Name)) {
+          N.IsRegionRoot = true;
+          N.RegionWhy = "matches --region '" + Text + "'";
+          break;
+        }
+    }
+    if (Api.isHotMethod(N.FD))
+      N.IsHotRoot = true;
+  }
+  // Callables passed to compile(...): lambdas, functions, or variables
+  // initialized with a lambda.
+  for (const auto &[Arg, Loc] : CompiledTargets) {
+    const Expr *E = Arg->IgnoreParenImpCasts();
+    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = MT->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1)
+      E = CE->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->getInit())
+        E = VD->getInit()->IgnoreParenImpCasts();
+      else if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+        if (const FunctionDecl *Def = FD->getDefinition())
+          if (auto N = nodeFor(Def)) {
+            Nodes[*N].IsRegionRoot = true;
+            Nodes[*N].RegionWhy = "passed to a compile function";
+          }
+    }
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+        CE && CE->getNumArgs() == 1)
+      E = CE->getArg(0)->IgnoreParenImpCasts();
+    if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
+      std::vector<const FunctionDecl *> Ops = {LE->getCallOperator()};
+      if (FunctionTemplateDecl *T = LE->getDependentCallOperator())
+        for (FunctionDecl *Spec : T->specializations())
+          Ops.push_back(Spec);
+      for (const FunctionDecl *Op : Ops)
+        if (auto N = nodeFor(Op)) {
+          Nodes[*N].IsRegionRoot = true;
+          Nodes[*N].RegionWhy = "passed to a compile function";
+        }
+    }
+  }
+}
+
+void RegionModel::propagate() {
+  // Breadth-first from the roots, so each reach records a shortest chain.
+  auto Run = [&](Reach FunctionNode::*Which, std::deque<unsigned> Queue) {
+    while (!Queue.empty()) {
+      unsigned N = Queue.front();
+      Queue.pop_front();
+      for (unsigned C = 0; C < Nodes[N].Calls.size(); ++C) {
+        unsigned Callee = Nodes[N].Calls[C].Callee;
+        Reach &R = Nodes[Callee].*Which;
+        if (R.Reached)
+          continue;
+        R = {true, static_cast<int>(N), static_cast<int>(C),
+             (Nodes[N].*Which).Root};
+        Queue.push_back(Callee);
+      }
+    }
+  };
+
+  std::deque<unsigned> Regions, Hot, Capture;
+  for (unsigned I = 0; I < Nodes.size(); ++I) {
+    FunctionNode &N = Nodes[I];
+    if (N.IsRegionRoot) {
+      N.RegionReach = {true, -1, -1, static_cast<int>(I)};
+      Regions.push_back(I);
+    }
+    if (N.IsRegionRoot || N.IsHotRoot) {
+      N.HotReach = {true, -1, -1, static_cast<int>(I)};
+      Hot.push_back(I);
+    }
+  }
+  // Calls made inside loops or capture spans seed their callees.
+  for (unsigned I = 0; I < Nodes.size(); ++I) {
+    for (unsigned C = 0; C < Nodes[I].Calls.size(); ++C) {
+      const CallSite &CS = Nodes[I].Calls[C];
+      FunctionNode &Callee = Nodes[CS.Callee];
+      if (!Callee.HotReach.Reached && innermostLoop(I, CS.Loc)) {
+        Callee.HotReach = {true, static_cast<int>(I), static_cast<int>(C),
+                           -1};
+        Hot.push_back(CS.Callee);
+      }
+      if (!Callee.CaptureReach.Reached && captureAt(I, CS.Loc)) {
+        Callee.CaptureReach = {true, static_cast<int>(I),
+                               static_cast<int>(C), -1};
+        Capture.push_back(CS.Callee);
+      }
+    }
+  }
+  Run(&FunctionNode::RegionReach, std::move(Regions));
+  Run(&FunctionNode::HotReach, std::move(Hot));
+  Run(&FunctionNode::CaptureReach, std::move(Capture));
+}
+
+bool RegionModel::contains(SourceRange R, SourceLocation L) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation B = SM.getExpansionLoc(R.getBegin());
+  SourceLocation E = SM.getExpansionRange(R.getEnd()).getEnd();
+  SourceLocation X = SM.getExpansionLoc(L);
+  if (B.isInvalid() || E.isInvalid() || X.isInvalid())
+    return false;
+  return !SM.isBeforeInTranslationUnit(X, B) &&
+         !SM.isBeforeInTranslationUnit(E, X);
+}
+
+const LoopInfo *RegionModel::innermostLoop(unsigned Node,
+                                           SourceLocation L) const {
+  const LoopInfo *Best = nullptr;
+  for (const LoopInfo &Loop : Nodes[Node].Loops)
+    if (contains(Loop.Hot, L) &&
+        (!Best || contains(Best->Hot, Loop.Hot.getBegin())))
+      Best = &Loop;
+  return Best;
+}
+
+const CaptureSpan *RegionModel::captureAt(unsigned Node,
+                                          SourceLocation L) const {
+  for (const CaptureSpan &S : Nodes[Node].Spans)
+    if (contains(SourceRange(S.Begin, S.End), L))
+      return &S;
+  return nullptr;
+}
+
+std::vector<PathStep> RegionModel::pathTo(unsigned Node,
+                                          Reach FunctionNode::*Which,
+                                          PathStep::Kind RootKind,
+                                          unsigned &NumCalls) const {
+  std::vector<PathStep> Rev;
+  NumCalls = 0;
+  unsigned Cur = Node;
+  for (unsigned Guard = 0; Guard <= Nodes.size(); ++Guard) {
+    const Reach &R = Nodes[Cur].*Which;
+    if (R.Pred < 0) {
+      const FunctionNode &Root = Nodes[Cur];
+      std::string Msg;
+      if (RootKind == PathStep::RegionRoot || Root.IsRegionRoot)
+        Msg = "compiled region '" + Root.Name + "' begins here (" +
+              Root.RegionWhy + ")";
+      else
+        Msg = "'" + Root.Name + "' is a module forward, a hot path";
+      Rev.push_back({Root.IsRegionRoot ? PathStep::RegionRoot
+                                       : PathStep::HotRoot,
+                     Root.NameLoc, Msg});
+      break;
+    }
+    const FunctionNode &Caller = Nodes[R.Pred];
+    const CallSite &CS = Caller.Calls[R.PredCall];
+    ++NumCalls;
+    Rev.push_back({PathStep::Call, CS.Loc,
+                   CS.IsLambdaDefinition
+                       ? "lambda defined here, in '" + Caller.Name + "'"
+                       : "'" + Nodes[Cur].Name + "' called here, from '" +
+                             Caller.Name + "'"});
+    if (!(Caller.*Which).Reached) {
+      // A seed: the call sits in a loop or capture span of its caller.
+      if (Which == &FunctionNode::CaptureReach) {
+        if (const CaptureSpan *S = captureAt(R.Pred, CS.Loc))
+          Rev.push_back({PathStep::Capture, S->Begin,
+                         "CUDA graph capture begins here"});
+      } else if (const LoopInfo *L = innermostLoop(R.Pred, CS.Loc)) {
+        Rev.push_back({PathStep::Loop, L->Keyword,
+                       "inside this loop, which runs the call every "
+                       "iteration"});
+      }
+      break;
+    }
+    Cur = R.Pred;
+  }
+  std::reverse(Rev.begin(), Rev.end());
+  return Rev;
+}
+
+SiteContext RegionModel::contextAt(unsigned Node, SourceLocation Loc) const {
+  SiteContext C;
+  const FunctionNode &N = Nodes[Node];
+  for (const LoopInfo &L : N.Loops)
+    if (contains(L.Hot, Loc))
+      C.LocalLoops.push_back(&L);
+  llvm::sort(C.LocalLoops, [&](const LoopInfo *A, const LoopInfo *B) {
+    return contains(B->Hot, A->Hot.getBegin()) && A != B;
+  });
+  if (N.RegionReach.Reached) {
+    C.Region = Nodes[N.RegionReach.Root].Name;
+    C.RegionPath = pathTo(Node, &FunctionNode::RegionReach,
+                          PathStep::RegionRoot, C.RegionCalls);
+  }
+  if (const CaptureSpan *S = captureAt(Node, Loc)) {
+    C.Capture = true;
+    C.CapturePath = {{PathStep::Capture, S->Begin,
+                      "CUDA graph capture begins here"}};
+  } else if (N.CaptureReach.Reached) {
+    C.Capture = true;
+    C.CapturePath = pathTo(Node, &FunctionNode::CaptureReach,
+                           PathStep::Capture, C.CaptureCalls);
+  }
+  if (!C.LocalLoops.empty()) {
+    C.Hot = true;
+    C.HotPath = {{PathStep::Loop, C.LocalLoops.front()->Keyword,
+                  "inside this loop, which runs it every iteration"}};
+  } else if (N.HotReach.Reached) {
+    C.Hot = true;
+    C.HotPath = pathTo(Node, &FunctionNode::HotReach, PathStep::HotRoot,
+                       C.HotCalls);
+  }
+  return C;
+}
+
+} // namespace seam

@@ -1,0 +1,67 @@
+//===- JsonReporter.cpp - Seam's own JSON format (docs/cli.md) ------------===//
+#include "Report/JsonUtil.h"
+#include "Report/Reporters.h"
+
+namespace seam {
+
+nlohmann::json pointJson(const SourcePoint &P) {
+  return {{"file", P.File},
+          {"line", P.Line},
+          {"column", P.Column},
+          {"endLine", P.EndLine},
+          {"endColumn", P.EndColumn}};
+}
+
+nlohmann::json costJson(const CostEstimate &C) {
+  auto Opt = [](const std::optional<double> &V) -> nlohmann::json {
+    return V ? nlohmann::json(*V) : nlohmann::json(nullptr);
+  };
+  return {{"profile", C.Profile},
+          {"regionPieces", C.RegionPieces},
+          {"opsPerPiece", C.OpsPerPiece},
+          {"fusionGroupsCut", C.FusionGroupsCut},
+          {"extraLaunches", C.ExtraLaunches},
+          {"intermediatesMaterialized", C.IntermediatesMaterialized},
+          {"bytesMaterialized", Opt(C.BytesMaterialized)},
+          {"idleMicrosPerExecution", C.IdleMicrosPerExecution},
+          {"tripCount", Opt(C.TripCount)},
+          {"idleMicrosTotal", Opt(C.IdleMicrosTotal)},
+          {"rank", C.Rank}};
+}
+
+void writeJson(llvm::raw_ostream &OS, const Report &R) {
+  nlohmann::json Results = nlohmann::json::array();
+  for (const Finding &F : R.Findings) {
+    nlohmann::json Path = nlohmann::json::array();
+    for (const PathNote &N : F.Path)
+      Path.push_back({{"message", N.Message},
+                      {"location", pointJson(N.Where)},
+                      {"kind", N.IsCall ? "call" : "context"}});
+    Results.push_back(
+        {{"ruleId", F.RuleId},
+         {"level", levelName(F.Severity)},
+         {"message", F.Message},
+         {"location", pointJson(F.Where)},
+         {"trigger", F.Trigger},
+         {"residency", F.Residency},
+         {"region", F.Region.empty() ? nlohmann::json(nullptr)
+                                     : nlohmann::json(F.Region)},
+         {"function", F.Function},
+         {"api", F.Api},
+         {"hotPath", F.HotReason},
+         {"path", Path},
+         {"cost", F.Cost ? costJson(*F.Cost) : nlohmann::json(nullptr)}});
+  }
+  nlohmann::json Errors = nlohmann::json::array();
+  for (const InputError &E : R.Errors)
+    Errors.push_back({{"input", E.Input}, {"message", E.Message}});
+  nlohmann::json Doc = {{"format", "seam-results"},
+                        {"version", 1},
+                        {"tool", {{"name", "seam"}, {"version", SeamVersion}}},
+                        {"rulePacks", R.RulePacks},
+                        {"results", Results},
+                        {"errors", Errors}};
+  OS << Doc.dump(2) << "\n";
+}
+
+} // namespace seam

@@ -1,0 +1,103 @@
+//===- ResidencyWalker.h - Flow-sensitive residency of tensor values ------===//
+//
+// Walks one function body in program order, keeping for each local tensor
+// (and device/options variable) where its value lives: Host, Device or
+// Unknown. Branches are walked separately and joined; loops are iterated to
+// a fixpoint. At every call it hands the call to a hook together with the
+// walker, so the hook can ask eval() about operands at exactly that point.
+// Use ResidencyContext once per TU: it caches return summaries of user
+// functions and the states in which lambdas are created.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_RESIDENCY_RESIDENCYWALKER_H
+#define SEAM_RESIDENCY_RESIDENCYWALKER_H
+
+#include "ApiModel/ApiModel.h"
+#include "Residency/Lattice.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <functional>
+
+namespace seam {
+
+using VarState = llvm::DenseMap<const clang::VarDecl *, AbsValue>;
+
+class ResidencyWalker;
+
+/// Per-TU caches shared by all walkers.
+class ResidencyContext {
+public:
+  ResidencyContext(clang::ASTContext &Ctx, const ApiModel &Api)
+      : Ctx(Ctx), Api(Api) {}
+
+  /// Where the value returned by user function \p FD lives when its
+  /// parameters are host values (a call joins this with its arguments).
+  Residency returnSummary(const clang::FunctionDecl *FD);
+
+  clang::ASTContext &Ctx;
+  const ApiModel &Api;
+  /// State of the enclosing function where each lambda was created.
+  llvm::DenseMap<const clang::CXXRecordDecl *, VarState> LambdaStates;
+
+private:
+  llvm::DenseMap<const clang::FunctionDecl *, Residency> Summaries;
+  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+};
+
+class ResidencyWalker {
+public:
+  using CallHook =
+      std::function<void(const clang::CallExpr *, const ResidencyWalker &)>;
+
+  /// \p ParamsOnHost: summary mode, where parameters count as host values.
+  ResidencyWalker(ResidencyContext &RC, bool ParamsOnHost = false)
+      : RC(RC), Api(RC.Api), ParamsOnHost(ParamsOnHost) {}
+
+  /// Walks \p FD's body, calling \p Hook at every call expression (calls in
+  /// loops may be seen more than once, with growing states).
+  void run(const clang::FunctionDecl *FD, CallHook Hook);
+
+  /// Residency (and boolean-ness) of a tensor or device expression now.
+  AbsValue eval(const clang::Expr *E) const;
+  /// Join of the device-like arguments of a call (None when there are none).
+  Residency deviceArgs(const clang::CallExpr *CE) const;
+  /// Calls \p Fn on each tensor-valued sub-expression of \p E (through
+  /// initializer lists, index wrappers and temporaries).
+  void forEachTensor(const clang::Expr *E,
+                     llvm::function_ref<void(const clang::Expr *)> Fn) const;
+  /// Join of the tensor arguments of a call (object excluded).
+  AbsValue tensorArgs(const clang::CallExpr *CE) const;
+
+  Residency returned() const { return Returned; }
+
+private:
+  void walk(const clang::Stmt *S);
+  void visitExpr(const clang::Stmt *S);
+  void declare(const clang::VarDecl *VD);
+  void assign(const clang::Expr *LHS, AbsValue V, bool Compound);
+  bool tracked(clang::QualType T) const;
+  VarState joinStates(const VarState &A, const VarState &B) const;
+  template <typename Fn> void loop(Fn Body);
+
+  AbsValue evalDecl(const clang::ValueDecl *D) const;
+  AbsValue evalMemberCall(const clang::CXXMemberCallExpr *MC) const;
+  AbsValue evalOperator(const clang::CXXOperatorCallExpr *Op) const;
+  AbsValue evalCall(const clang::CallExpr *CE) const;
+  AbsValue evalUserCall(const clang::FunctionDecl *Callee,
+                        const clang::CallExpr *CE) const;
+  bool mentionsBoolDtype(const clang::CallExpr *CE) const;
+
+  ResidencyContext &RC;
+  const ApiModel &Api;
+  bool ParamsOnHost;
+  const clang::FunctionDecl *Current = nullptr;
+  VarState Cur;
+  CallHook Hook;
+  Residency Returned = Residency::None;
+};
+
+} // namespace seam
+
+#endif
