@@ -5,6 +5,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 
@@ -292,6 +293,25 @@ ApiModel::matchTrigger(const CallExpr *CE) const {
     M.Rule = It->second.front();
     M.Spelling = std::string("'") + Spelling + "'";
     M.Loc = Op->getOperatorLoc();
+    if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
+      // The operator location is ']'; point at '[' instead.
+      const SourceManager &SM = FD->getASTContext().getSourceManager();
+      SourceLocation Arg = SM.getFileLoc(Op->getArg(1)->getBeginLoc());
+      bool Invalid = false;
+      const char *P = SM.getCharacterData(Arg, &Invalid);
+      for (unsigned Back = 1; !Invalid && Back < 64; ++Back) {
+        char C = *(P - Back);
+        if (C == '[') {
+          M.Loc = Arg.getLocWithOffset(-static_cast<int>(Back));
+          break;
+        }
+        if (C != ' ' && C != '\t' && C != '\n')
+          break;
+      }
+    }
+    if (isa<CXXMethodDecl>(FD) && Op->getNumArgs() > 0 &&
+        isTensorType(Op->getArg(0)->getType()))
+      M.Object = Op->getArg(0); // x[mask]: x is the operand
     return M;
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
@@ -327,7 +347,11 @@ ApiModel::matchTrigger(const CallExpr *CE) const {
     return std::nullopt;
   M.Rule = It->second.front();
   M.Spelling = "'" + FD->getNameAsString() + "()'";
-  M.Loc = CE->getCallee()->IgnoreImplicit()->getExprLoc();
+  const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
+    M.Loc = DRE->getLocation(); // the name, not its qualifier
+  else
+    M.Loc = Callee->getExprLoc();
   return M;
 }
 

@@ -129,10 +129,9 @@ public:
   bool allclose(const Tensor &other, double rtol = 1e-5, double atol = 1e-8) const;
   Tensor cpu() const;
   Tensor cuda() const;
-  Tensor to(Device d, bool non_blocking = false, bool copy = false) const;
   Tensor to(ScalarType t, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device d, ScalarType t, bool non_blocking = false, bool copy = false) const;
-  Tensor to(TensorOptions o, bool non_blocking = false, bool copy = false) const;
+  Tensor to(TensorOptions o = {}, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor &other, bool non_blocking = false, bool copy = false) const;
   Tensor type_as(const Tensor &other) const;
   Tensor &copy_(const Tensor &src, bool non_blocking = false);

@@ -1,0 +1,39 @@
+# lit configuration for Seam's analyzer tests (run through ctest).
+import os
+import lit.formats
+
+config.name = "Seam"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".test"]
+config.excludes = ["Inputs", "unit", "runtime", "integration-support"]
+config.test_source_root = os.path.dirname(__file__)
+
+build = lit_config.params.get("seam_build")
+if not build:
+    lit_config.fatal("run through ctest, or pass --param seam_build=<build dir>")
+config.test_exec_root = os.path.join(build, "test", "lit")
+
+llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-19/bin")
+python = lit_config.params.get("python", "/usr/bin/python3")
+inputs = os.path.join(config.test_source_root, "Inputs")
+repo = os.path.dirname(config.test_source_root)
+
+config.environment["PATH"] = os.pathsep.join(
+    [llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.environment["SEAM_RULES_DIR"] = os.path.join(repo, "rules")
+config.environment["LC_ALL"] = "C"
+
+config.substitutions.append(("%seam", os.path.join(build, "bin", "seam")))
+config.substitutions.append(("%mock", "-std=c++17 -isystem " + inputs))
+config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%python", python))
+config.substitutions.append(("%repo", repo))
+
+# Real LibTorch headers (Debian's libtorch-dev) for the integration suite.
+torch_api = "/usr/include/torch/csrc/api/include"
+if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):
+    config.available_features.add("libtorch")
+    config.substitutions.append((
+        "%torch",
+        "-std=c++17 -isystem " + torch_api + " -isystem " +
+        os.path.join(inputs, "cuda-stub") + " -isystem /usr/local/cuda/include"))

@@ -1,0 +1,113 @@
+// Residency: host tensors never sync; device and unknown ones do.
+// RUN: not %seam check %s -- %mock | FileCheck %s --implicit-check-not='[seam-'
+#include <iostream>
+#include <torch/torch.h>
+
+struct Counter {
+  int item() const;
+};
+
+void host_values(int n) {
+  auto ones = torch::ones({1});
+  auto lit = torch::tensor({1.0f, 2.0f});
+  float buf[4];
+  auto blob = torch::from_blob(buf, {4});
+  auto opts = torch::TensorOptions().dtype(torch::kFloat);
+  auto typed = torch::zeros({2}, opts);
+  auto on_cpu = torch::zeros({2}, torch::kCPU);
+  auto dev = torch::randn({2}, torch::kCUDA);
+  auto back = dev.cpu();
+  Counter counter;
+  for (int i = 0; i < n; ++i) {
+    ones.item<float>();
+    lit.sum().item<float>();
+    blob.item<float>();
+    typed.item<float>();
+    on_cpu.item<float>();
+    back.item<float>();
+    (ones + lit).item<float>();
+    std::cout << ones << back << "\n";
+    counter.item();
+    auto again = dev.to(torch::kCPU);
+    // CHECK: :[[@LINE-1]]:22: warning: host sync: '.to()' copies 'dev' to the host{{.*}} [seam-host-sync]
+    again.item<float>();
+  }
+}
+
+void device_values(int n, torch::Device device, const torch::Tensor &param) {
+  auto a = torch::ones({2}).cuda();
+  auto b = torch::ones({2}).to(torch::kCUDA);
+  auto c = torch::zeros({2}, torch::TensorOptions().device(torch::kCUDA));
+  auto d = torch::zeros({2}, device);
+  auto e = torch::full({2}, 1.0, torch::Device("cuda:0"));
+  auto opts = torch::TensorOptions().dtype(torch::kFloat).device(torch::kCUDA);
+  auto f = torch::empty({2}, opts);
+  auto g = torch::ones_like(a);
+  for (int i = 0; i < n; ++i) {
+    a.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: host sync: '.item()' reads 'a' on the host and blocks until the device has computed it [seam-host-sync]
+    b.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+    c.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+    d.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: host sync: '.item()' reads 'd' on the host and blocks until the device has computed it; 'd' is assumed to be on the device [seam-host-sync]
+    e.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+    f.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+    g.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+    param.item<float>();
+    // CHECK: :[[@LINE-1]]:11: warning: {{.*}}'param' is assumed to be on the device [seam-host-sync]
+    (torch::ones({1}) + a).item<float>();
+    // CHECK: :[[@LINE-1]]:28: warning: {{.*}} [seam-host-sync]
+  }
+}
+
+// Flow: reassignment, branches and loop-carried values.
+void flow(int n, bool flag) {
+  auto x = torch::randn({2}, torch::kCUDA);
+  auto y = x;
+  y = y.cpu();
+  auto z = torch::zeros({2});
+  if (flag)
+    z = x * 2;
+  auto w = torch::zeros({2});
+  for (int i = 0; i < n; ++i) {
+    y.item<float>();
+    z.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+    w.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+    w = x + 1;
+  }
+}
+
+// Data-loader batches are host tensors until moved.
+void loader(torch::Device device) {
+  auto data_loader = torch::data::make_data_loader(64);
+  for (auto &batch : *data_loader) {
+    auto data = batch.data;
+    auto target = batch.target.to(device);
+    data.sum().item<float>();
+    std::cout << batch.target << "\n";
+    target.sum().item<float>();
+    // CHECK: :[[@LINE-1]]:18: warning: {{.*}} [seam-host-sync]
+  }
+}
+
+// A device chosen at run time counts as the device.
+void runtime_device(int n) {
+  torch::Device device = torch::kCPU;
+  if (torch::cuda::is_available())
+    device = torch::kCUDA;
+  auto t = torch::ones({2}, device);
+  auto cond = torch::ones({2}, torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  for (int i = 0; i < n; ++i) {
+    t.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+    cond.item<float>();
+    // CHECK: :[[@LINE-1]]:10: warning: {{.*}} [seam-host-sync]
+  }
+}
