@@ -203,7 +203,8 @@ void RegionModel::scanBody(unsigned Node) {
   const FunctionDecl *FD = Nodes[Node].FD;
   BodyScanner S;
   std::vector<CallSite> Calls;
-  std::vector<SourceLocation> Begins, Ends;
+  std::vector<std::pair<SourceLocation, SourceLocation>> Begins;
+  std::vector<SourceLocation> Ends;
   auto AddEdge = [&](const FunctionDecl *Callee, SourceLocation Loc,
                      bool IsDef) {
     const FunctionDecl *Def = nullptr;
@@ -224,7 +225,7 @@ void RegionModel::scanBody(unsigned Node) {
   S.OnCall = [&](const CallExpr *CE) {
     switch (Api.captureMarker(CE)) {
     case CaptureEdge::Begin:
-      Begins.push_back(CE->getEndLoc());
+      Begins.push_back({CE->getEndLoc(), CE->getExprLoc()});
       return;
     case CaptureEdge::End:
       Ends.push_back(CE->getBeginLoc());
@@ -265,16 +266,18 @@ void RegionModel::scanBody(unsigned Node) {
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
                                         SM.getExpansionLoc(B));
   };
-  llvm::sort(Begins, Before);
+  llvm::sort(Begins, [&](const auto &A, const auto &B) {
+    return Before(A.first, B.first);
+  });
   llvm::sort(Ends, Before);
-  for (SourceLocation B : Begins) {
+  for (auto [B, Marker] : Begins) {
     SourceLocation E = FD->getBody()->getEndLoc();
     for (SourceLocation Cand : Ends)
       if (Before(B, Cand)) {
         E = Cand;
         break;
       }
-    N.Spans.push_back({B, E});
+    N.Spans.push_back({Marker, B, E});
   }
 }
 
@@ -452,7 +455,7 @@ std::vector<PathStep> RegionModel::pathTo(unsigned Node,
       // A seed: the call sits in a loop or capture span of its caller.
       if (Which == &FunctionNode::CaptureReach) {
         if (const CaptureSpan *S = captureAt(R.Pred, CS.Loc))
-          Rev.push_back({PathStep::Capture, S->Begin,
+          Rev.push_back({PathStep::Capture, S->Marker,
                          "CUDA graph capture begins here"});
       } else if (const LoopInfo *L = innermostLoop(R.Pred, CS.Loc)) {
         Rev.push_back({PathStep::Loop, L->Keyword,
@@ -483,7 +486,7 @@ SiteContext RegionModel::contextAt(unsigned Node, SourceLocation Loc) const {
   }
   if (const CaptureSpan *S = captureAt(Node, Loc)) {
     C.Capture = true;
-    C.CapturePath = {{PathStep::Capture, S->Begin,
+    C.CapturePath = {{PathStep::Capture, S->Marker,
                       "CUDA graph capture begins here"}};
   } else if (N.CaptureReach.Reached) {
     C.Capture = true;

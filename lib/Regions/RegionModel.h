@@ -39,7 +39,8 @@ struct LoopInfo {
 };
 
 struct CaptureSpan {
-  clang::SourceLocation Begin; ///< the capture-begin call
+  clang::SourceLocation Marker; ///< the capture-begin call's name
+  clang::SourceLocation Begin;  ///< the end of the capture-begin call
   clang::SourceLocation End;   ///< the capture-end call, or function end
 };
 
