@@ -27,6 +27,8 @@ config.substitutions.append(("%seam", os.path.join(build, "bin", "seam")))
 config.substitutions.append(("%mock", "-std=c++17 -isystem " + inputs))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%python", python))
+config.substitutions.append(
+    ("%expect_exit", python + " " + os.path.join(inputs, "expect_exit.py")))
 config.substitutions.append(("%repo", repo))
 
 # Real LibTorch headers (Debian's libtorch-dev) for the integration suite.

@@ -98,6 +98,11 @@ int main(int Argc, char **Argv) {
   Explain->add_option("rule", RuleId, "Rule id, e.g. seam-host-sync")
       ->required();
 
+  if (!Args.empty() && Args[0][0] != '-' && Args[0] != "check" &&
+      Args[0] != "explain")
+    return usageError("unknown command '" + Args[0] +
+                          "' (expected 'check' or 'explain')",
+                      "");
   try {
     std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
     App.parse(Reversed);
