@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Checks the shape of `seam check --format json` output (docs/cli.md) and
+prints one summary line per result for FileCheck."""
+import json
+import sys
+
+doc = json.load(open(sys.argv[1]))
+assert doc["format"] == "seam-results" and doc["version"] == 1, doc
+assert doc["tool"]["name"] == "seam"
+assert isinstance(doc["rulePacks"], list) and doc["rulePacks"]
+assert isinstance(doc["errors"], list)
+LOC = {"file": str, "line": int, "column": int, "endLine": int, "endColumn": int}
+def check_loc(l):
+    assert set(l) == set(LOC), l
+    for k, t in LOC.items():
+        assert isinstance(l[k], t), (k, l)
+KEYS = {"ruleId", "level", "message", "location", "trigger", "residency",
+        "region", "function", "api", "hotPath", "path", "cost"}
+for r in doc["results"]:
+    assert set(r) == KEYS, set(r) ^ KEYS
+    check_loc(r["location"])
+    assert r["level"] in ("note", "warning", "error")
+    assert r["region"] is None or isinstance(r["region"], str)
+    for p in r["path"]:
+        assert set(p) == {"message", "location", "kind"}
+        assert p["kind"] in ("call", "context")
+        check_loc(p["location"])
+    print("result: %s %d:%d %s %s region=%s hot=%s path=%s" % (
+        r["ruleId"], r["location"]["line"], r["location"]["column"],
+        r["trigger"], r["residency"], r["region"], r["hotPath"],
+        ",".join(p["kind"] for p in r["path"])))
+for e in doc["errors"]:
+    assert set(e) == {"input", "message"}
+    print("error: %s" % e["message"])
+print("valid: %d results" % len(doc["results"]))

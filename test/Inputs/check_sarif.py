@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Validates a SARIF file against the SARIF 2.1.0 schema and Seam's own
+promises, then prints one summary line per result for FileCheck."""
+import json
+import sys
+
+import jsonschema
+
+sarif_path, schema_path = sys.argv[1], sys.argv[2]
+doc = json.load(open(sarif_path))
+schema = json.load(open(schema_path))
+validator = jsonschema.validators.validator_for(schema)
+validator.check_schema(schema)
+validator(schema).validate(doc)
+
+run = doc["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+ids = [r["id"] for r in rules]
+assert ids == ["seam-graph-break", "seam-host-sync", "seam-capture-sync"], ids
+for r in rules:
+    for key in ("shortDescription", "fullDescription", "help"):
+        assert r[key]["text"], (r["id"], key)
+    assert r["defaultConfiguration"]["level"] in ("warning", "error")
+print("rules:", " ".join("%s=%s" % (r["id"], r["defaultConfiguration"]["level"]) for r in rules))
+
+for res in run["results"]:
+    assert ids[res["ruleIndex"]] == res["ruleId"]
+    loc = res["locations"][0]["physicalLocation"]
+    region = loc["region"]
+    props = res["properties"]
+    assert props["trigger"] in ("scalar-read", "host-copy", "print",
+                                "dynamic-shape", "explicit-sync"), props
+    assert props["residency"] in ("device", "unknown", "host"), props
+    if res["ruleId"] == "seam-graph-break":
+        assert props["region"], props
+    related = res.get("relatedLocations", [])
+    flows = res.get("codeFlows", [])
+    steps = len(flows[0]["threadFlows"][0]["locations"]) if flows else 0
+    print("result: %s %s %s:%d:%d-%d trigger=%s residency=%s region=%s related=%d flow=%d" % (
+        res["ruleId"], res["level"], loc["artifactLocation"]["uri"],
+        region["startLine"], region["startColumn"], region.get("endColumn", 0),
+        props["trigger"], props["residency"], props.get("region", "-"),
+        len(related), steps))
+    for r in related:
+        print("  related: %d:%d %s" % (
+            r["physicalLocation"]["region"]["startLine"],
+            r["physicalLocation"]["region"]["startColumn"], r["message"]["text"]))
+print("valid: %d results" % len(run["results"]))
