@@ -1,0 +1,131 @@
+//===- RulePackTest.cpp - Loading, validating and merging rule packs ------===//
+#include "ApiModel/RulePack.h"
+
+#include "gtest/gtest.h"
+
+using namespace seam;
+
+namespace {
+
+std::string errorOf(llvm::StringRef Json) {
+  llvm::Expected<RulePack> P = parseRulePack(Json, "pack.json");
+  if (P)
+    return "";
+  return llvm::toString(P.takeError());
+}
+
+TEST(RulePack, BundledPacksLoad) {
+  for (const char *Name : {"libtorch.json", "seamrt.json"}) {
+    auto P = loadRulePack(std::string(SEAM_TEST_RULES_DIR) + "/" + Name);
+    ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+    EXPECT_FALSE(P->TensorTypes.empty()) << Name;
+    EXPECT_FALSE(P->Triggers.empty()) << Name;
+  }
+}
+
+TEST(RulePack, LibTorchPackCoversTheDesignTriggers) {
+  auto P = loadRulePack(std::string(SEAM_TEST_RULES_DIR) + "/libtorch.json");
+  ASSERT_TRUE(static_cast<bool>(P));
+  auto Has = [&](CallKind K, llvm::StringRef Name, Trigger T) {
+    for (const TriggerRule &R : P->Triggers)
+      if (R.Kind == K && R.Name == Name && R.What == T)
+        return true;
+    return false;
+  };
+  EXPECT_TRUE(Has(CallKind::Method, "item", Trigger::ScalarRead));
+  EXPECT_TRUE(Has(CallKind::Method, "cpu", Trigger::HostCopy));
+  EXPECT_TRUE(Has(CallKind::Operator, "<<", Trigger::Print));
+  EXPECT_TRUE(Has(CallKind::Function, "at::nonzero", Trigger::DynamicShape));
+  EXPECT_TRUE(Has(CallKind::Function, "torch::cuda::synchronize",
+                  Trigger::ExplicitSync));
+}
+
+TEST(RulePack, ParsesEveryField) {
+  auto P = parseRulePack(R"({
+    "name": "mini", "formatVersion": 1,
+    "types": {"tensor": ["a::T"], "deviceLike": ["a::Dev"],
+              "hostRecords": ["a::Batch"], "modules": ["a::Mod"],
+              "moduleHolders": ["a::Holder"], "libraryNamespaces": ["a"]},
+    "triggers": [
+      {"method": "get", "trigger": "scalar-read"},
+      {"function": "a::wait", "trigger": "explicit-sync"},
+      {"operator": "<<", "trigger": "print", "when": "tensor-arg"},
+      {"method": "sync", "class": "a::Stream", "trigger": "explicit-sync"}],
+    "metadata": ["shape"],
+    "residency": {"hostDevices": ["H"], "deviceDevices": ["D"],
+                  "toHost": ["host"], "toDevice": ["dev"], "move": ["to"],
+                  "factories": ["a::make"], "likeFactories": ["a::like"],
+                  "boolProducers": ["gt"], "boolDtypes": ["kBool"]},
+    "regions": {"annotations": ["x.compiled"], "compileFunctions": ["a::jit"],
+                "captureSpans": [{"class": "a::G", "begin": "b", "end": "e"}],
+                "hotMethods": ["run"]},
+    "ops": {"pointwise": ["add"], "reduction": ["sum"], "library": ["mm"],
+            "view": ["view"], "data-dependent": ["nz"], "host": ["get"]}
+  })",
+                         "mini.json");
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->Name, "mini");
+  EXPECT_EQ(P->TensorTypes, std::vector<std::string>{"a::T"});
+  ASSERT_EQ(P->Triggers.size(), 4u);
+  EXPECT_EQ(P->Triggers[1].Kind, CallKind::Function);
+  EXPECT_EQ(P->Triggers[2].When, TriggerWhen::TensorArg);
+  EXPECT_EQ(P->Triggers[3].Class, "a::Stream");
+  ASSERT_EQ(P->CaptureSpans.size(), 1u);
+  EXPECT_EQ(P->CaptureSpans[0].Begin, "b");
+  EXPECT_EQ(P->Ops.size(), 6u);
+  EXPECT_EQ(P->HotMethods, std::vector<std::string>{"run"});
+}
+
+TEST(RulePack, RejectsMalformedInput) {
+  EXPECT_NE(errorOf("{"), "");
+  EXPECT_NE(errorOf("[]").find("expected an object"), std::string::npos);
+  EXPECT_NE(errorOf(R"({"types": {}})").find("missing required key 'name'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "tensors": []})")
+                .find("'tensors': unknown key"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "types": {"tensor": "a::T"}})")
+                .find("'types.tensor': expected an array of strings"),
+            std::string::npos);
+  EXPECT_NE(
+      errorOf(R"({"name": "x", "triggers": [{"trigger": "print"}]})")
+          .find("needs exactly one of 'method', 'function', 'operator'"),
+      std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "triggers": [{"method": "m",
+                       "trigger": "print", "when": "sometimes"}]})")
+                .find("unknown condition 'sometimes'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2})")
+                .find("unsupported format version"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "ops": {"fused": []}})")
+                .find("'ops.fused': unknown key"),
+            std::string::npos);
+}
+
+TEST(RulePack, ErrorsNameThePackFile) {
+  EXPECT_EQ(errorOf("{").rfind("pack.json: ", 0), 0u);
+  auto Missing = loadRulePack("/nonexistent/dir/pack.json");
+  ASSERT_FALSE(static_cast<bool>(Missing));
+  std::string Msg = llvm::toString(Missing.takeError());
+  EXPECT_NE(Msg.find("/nonexistent/dir/pack.json: cannot read rule pack"),
+            std::string::npos);
+}
+
+TEST(RulePack, MergeIsUnion) {
+  auto A = parseRulePack(R"({"name": "a", "types": {"tensor": ["a::T"]},
+      "triggers": [{"method": "x", "trigger": "scalar-read"}]})",
+                         "a");
+  auto B = parseRulePack(R"({"name": "b", "types": {"tensor": ["b::T"]},
+      "triggers": [{"method": "y", "trigger": "host-copy"}]})",
+                         "b");
+  ASSERT_TRUE(A && B);
+  RulePack M;
+  mergeRulePack(M, *A);
+  mergeRulePack(M, *B);
+  EXPECT_EQ(M.Name, "a+b");
+  EXPECT_EQ(M.TensorTypes, (std::vector<std::string>{"a::T", "b::T"}));
+  EXPECT_EQ(M.Triggers.size(), 2u);
+}
+
+} // namespace
