@@ -241,16 +241,21 @@ void ResidencyWalker::visitExpr(const Stmt *S) {
   for (const Stmt *Child : S->children())
     visitExpr(Child);
 
+  // `t = 0` and `t += 1` fill or update t in place: only a tensor or
+  // device on the right changes where t lives.
+  auto Assign = [&](const Expr *LHS, const Expr *RHS, bool Compound) {
+    if (tracked(RHS->getType()))
+      assign(LHS, eval(RHS), Compound);
+  };
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     if (Hook)
       Hook(CE, *this);
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
         Op && Op->getNumArgs() == 2 && Op->isAssignmentOp())
-      assign(Op->getArg(0), eval(Op->getArg(1)),
-             Op->getOperator() != OO_Equal);
+      Assign(Op->getArg(0), Op->getArg(1), Op->getOperator() != OO_Equal);
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp())
-      assign(BO->getLHS(), eval(BO->getRHS()), BO->isCompoundAssignmentOp());
+      Assign(BO->getLHS(), BO->getRHS(), BO->isCompoundAssignmentOp());
   }
 }
 

@@ -74,7 +74,11 @@ void flow(int n, bool flag) {
   if (flag)
     z = x * 2;
   auto w = torch::zeros({2});
+  auto counter = torch::zeros({1});
   for (int i = 0; i < n; ++i) {
+    counter += 1; // in place with a scalar: still on the host
+    counter = 0;
+    counter.item<float>();
     y.item<float>();
     z.item<float>();
     // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
