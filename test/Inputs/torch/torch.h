@@ -122,6 +122,10 @@ public:
   Tensor(Tensor &&);
   Tensor &operator=(const Tensor &) &;
   Tensor &operator=(Tensor &&) &;
+  Tensor &operator=(const Scalar &v) &;
+  Tensor &operator+=(const Tensor &o);
+  Tensor &operator+=(const Scalar &o);
+  Tensor &operator*=(const Scalar &o);
   Scalar item() const;
   template <typename T> T item() const;
   bool is_nonzero() const;
