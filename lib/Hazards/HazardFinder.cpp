@@ -155,6 +155,20 @@ std::vector<TriggerSite> findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
   // Keyed by call; loops revisit calls with joined states.
   std::map<std::pair<unsigned, const CallExpr *>, TriggerSite> Sites;
   const auto &Nodes = Regions.functions();
+  // Parameters take the residency of what the TU passes them, which can
+  // depend on other functions' parameters: iterate to a fixpoint (the
+  // lattice is short, so a few rounds suffice), then collect sites.
+  RC.setDiscovering(true);
+  for (const FunctionNode &Node : Nodes)
+    ResidencyWalker(RC).run(Node.FD, nullptr);
+  RC.setDiscovering(false);
+  RC.LambdaStates.clear();
+  for (int Round = 0; Round < 8; ++Round) {
+    for (const FunctionNode &Node : Nodes)
+      ResidencyWalker(RC).run(Node.FD, nullptr);
+    if (!RC.takeChanged())
+      break;
+  }
   for (unsigned N = 0; N < Nodes.size(); ++N) {
     ResidencyWalker W(RC);
     W.run(Nodes[N].FD, [&](const CallExpr *CE, const ResidencyWalker &W) {

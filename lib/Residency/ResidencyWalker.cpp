@@ -61,6 +61,68 @@ Residency ResidencyContext::returnSummary(const FunctionDecl *FD) {
   return R;
 }
 
+std::optional<AbsValue>
+ResidencyContext::paramOrigin(const ParmVarDecl *P) const {
+  auto It = ParamIn.find(P);
+  if (It == ParamIn.end()) {
+    const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
+    if (!Discovering && FD && Called.count(FD))
+      return AbsValue{}; // called, but no argument evaluated yet: bottom
+    return std::nullopt;
+  }
+  AbsValue V = It->second;
+  if (V.Where == Residency::None)
+    V.Where = Residency::Host; // only undefined tensors were passed
+  return V;
+}
+
+void ResidencyContext::recordArgs(const FunctionDecl *Callee,
+                                  const CallExpr *CE, unsigned FirstArg,
+                                  const ResidencyWalker &W) {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def || Api.isLibraryDecl(Def))
+    return;
+  if (Discovering) {
+    Called.insert(Def);
+    return;
+  }
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    if (I + FirstArg >= CE->getNumArgs() ||
+        !(Api.isTensorType(P->getType()) || Api.isDeviceLikeType(P->getType())))
+      continue;
+    AbsValue V = W.eval(CE->getArg(I + FirstArg));
+    auto [It, New] = ParamIn.try_emplace(P, V);
+    AbsValue J = New ? V : It->second.joined(V);
+    if (New || J != It->second) {
+      It->second = J;
+      Changed = true;
+    }
+  }
+}
+
+bool ResidencyContext::recordCall(const CallExpr *CE,
+                                  const ResidencyWalker &W) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee)
+    return false;
+  bool Before = Changed;
+  unsigned First = 0;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    if (isa<CXXMethodDecl>(Callee))
+      First = 1; // argument 0 is the object
+    // A module holder's operator() passes its arguments to Impl::forward.
+    if (Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+      if (const CXXRecordDecl *Impl =
+              Api.moduleHolderTarget(Op->getArg(0)->getType()))
+        for (const CXXMethodDecl *M : Impl->methods())
+          if (Api.isHotMethod(M) && M->getNumParams() + 1 == Op->getNumArgs())
+            recordArgs(M, CE, 1, W);
+  }
+  recordArgs(Callee, CE, First, W);
+  return Changed && !Before;
+}
+
 void ResidencyWalker::run(const FunctionDecl *FD, CallHook H) {
   Current = FD;
   Hook = std::move(H);
@@ -248,6 +310,8 @@ void ResidencyWalker::visitExpr(const Stmt *S) {
       assign(LHS, eval(RHS), Compound);
   };
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    if (!ParamsOnHost)
+      RC.recordCall(CE, *this);
     if (Hook)
       Hook(CE, *this);
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
@@ -274,8 +338,13 @@ AbsValue ResidencyWalker::evalDecl(const ValueDecl *D) const {
   if (Api.isDeviceLikeType(VD->getType()) && VD->getIdentifier())
     if (auto R = Api.deviceName(VD->getName()))
       return {*R, false};
-  if (isa<ParmVarDecl>(VD))
-    return ParamsOnHost ? AbsValue{Residency::Host, false} : Unknown;
+  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+    if (ParamsOnHost)
+      return {Residency::Host, false};
+    if (auto Origin = RC.paramOrigin(P))
+      return *Origin;
+    return Unknown;
+  }
   if (VD->hasLocalStorage() && VD->getDeclContext() == Current)
     return {}; // declared later in a loop, or not yet assigned
   // Globals and captured variables: constants may still be readable.

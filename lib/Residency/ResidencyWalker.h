@@ -19,6 +19,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include <functional>
+#include <optional>
+#include <utility>
 
 namespace seam {
 
@@ -36,12 +38,32 @@ public:
   /// parameters are host values (a call joins this with its arguments).
   Residency returnSummary(const clang::FunctionDecl *FD);
 
+  /// Where the arguments passed to a parameter of a user function live,
+  /// joined over the TU's call sites. A parameter nobody in the TU passes
+  /// anything to has unknown origin.
+  std::optional<AbsValue> paramOrigin(const clang::ParmVarDecl *P) const;
+  /// Records the arguments of a call to a user function; returns true when
+  /// that widened some parameter's origin (the caller iterates to a
+  /// fixpoint).
+  bool recordCall(const clang::CallExpr *CE, const ResidencyWalker &W);
+  bool takeChanged() { return std::exchange(Changed, false); }
+  /// First pass: only learn which functions the TU calls, so that their
+  /// parameters start at the bottom of the lattice instead of Unknown.
+  void setDiscovering(bool D) { Discovering = D; }
+
   clang::ASTContext &Ctx;
   const ApiModel &Api;
   /// State of the enclosing function where each lambda was created.
   llvm::DenseMap<const clang::CXXRecordDecl *, VarState> LambdaStates;
 
 private:
+  void recordArgs(const clang::FunctionDecl *Callee, const clang::CallExpr *CE,
+                  unsigned FirstArg, const ResidencyWalker &W);
+
+  llvm::DenseMap<const clang::ParmVarDecl *, AbsValue> ParamIn;
+  llvm::DenseSet<const clang::FunctionDecl *> Called;
+  bool Changed = false;
+  bool Discovering = false;
   llvm::DenseMap<const clang::FunctionDecl *, Residency> Summaries;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
 };

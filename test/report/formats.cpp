@@ -30,14 +30,14 @@ void train(int n) {
 // SARIF: result: seam-graph-break warning {{.*}}formats.cpp:15:13-17 trigger=print residency=unknown region=step related=1 flow=0
 // SARIF-NEXT: related: 14:52 compiled region 'step' begins here (annotated as a compiled region)
 // SARIF: result: seam-host-sync warning {{.*}}formats.cpp:15:13-17 trigger=print residency=unknown region=- related=1 flow=0
-// SARIF: result: seam-host-sync warning {{.*}}formats.cpp:19:49-62 trigger=scalar-read residency=unknown region=- related=2 flow=3
+// SARIF: result: seam-host-sync warning {{.*}}formats.cpp:19:49-62 trigger=scalar-read residency=device region=- related=2 flow=3
 // SARIF-NEXT: related: 23:3 inside this loop, which runs the call every iteration
 // SARIF-NEXT: related: 24:5 'helper' called here, from 'train'
 // SARIF: result: seam-host-sync warning {{.*}}formats.cpp:25:16-21 trigger=host-copy residency=device region=- related=1 flow=0
 // SARIF: valid: 4 results
 
 // JSON: result: seam-graph-break 15:13 print unknown region=step hot=region path=context
-// JSON: result: seam-host-sync 19:49 scalar-read unknown region=None hot=loop path=context,call
+// JSON: result: seam-host-sync 19:49 scalar-read device region=None hot=loop path=context,call
 // JSON: valid: 4 results
 
 // SARIF-ERR: valid: 4 results

@@ -115,3 +115,23 @@ void runtime_device(int n) {
     // CHECK: :[[@LINE-1]]:10: warning: {{.*}} [seam-host-sync]
   }
 }
+
+// Parameters take the origin of what the TU passes them; a parameter with
+// no caller in the TU has unknown origin.
+float host_only(const torch::Tensor &t) { return t.item<float>(); }
+float mixed(const torch::Tensor &t) { return t.item<float>(); }
+// CHECK: :[[@LINE-1]]:48: warning: host sync: '.item()' reads 't'{{.*}} [seam-host-sync]
+torch::Tensor pass_through(torch::Tensor t) { return t * 2; }
+float via(const torch::Tensor &t) { return pass_through(t).item<float>(); }
+
+void callers(int n) {
+  auto h = torch::ones({2});
+  auto d = torch::ones({2}, torch::kCUDA);
+  for (int i = 0; i < n; ++i) {
+    host_only(h);
+    host_only(h.sum());
+    mixed(h);
+    mixed(d);
+    via(h);
+  }
+}
