@@ -140,7 +140,53 @@ void ResidencyWalker::run(const FunctionDecl *FD, CallHook H) {
 }
 
 bool ResidencyWalker::tracked(QualType T) const {
-  return Api.isTensorType(T) || Api.isDeviceLikeType(T);
+  return Api.isTensorType(T) || Api.isDeviceLikeType(T) || isModuleType(T);
+}
+
+bool ResidencyWalker::isModuleType(QualType T) const {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  if (T->isDependentType())
+    return false;
+  return Api.isModuleClass(T->getAsCXXRecordDecl());
+}
+
+const VarDecl *ResidencyWalker::moduleVar(const Expr *Obj) const {
+  Obj = strip(Obj);
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Obj);
+      Op && Op->getOperator() == OO_Arrow && Op->getNumArgs() == 1)
+    Obj = strip(Op->getArg(0));
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Obj);
+  if (!DRE)
+    return nullptr;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) ||
+      !isModuleType(VD->getType()))
+    return nullptr;
+  return VD;
+}
+
+Residency ResidencyWalker::moduleResidency(const Expr *Obj) const {
+  if (const VarDecl *VD = moduleVar(Obj))
+    if (auto It = Cur.find(VD); It != Cur.end())
+      return It->second.Where;
+  return Residency::Unknown; // members, globals, parameters
+}
+
+void ResidencyWalker::trackModuleMove(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  const VarDecl *VD = moduleVar(MC->getImplicitObjectArgument());
+  if (!VD || !MD || !MD->getIdentifier())
+    return;
+  llvm::StringRef Name = MD->getName();
+  if (Api.isToHostMethod(Name))
+    Cur[VD] = {Residency::Host, false};
+  else if (Api.isToDeviceMethod(Name))
+    Cur[VD] = {Residency::Device, false};
+  else if (Api.isMoveMethod(Name))
+    if (Residency Dev = deviceArgs(MC); Dev != Residency::None)
+      Cur[VD] = {Dev, false};
 }
 
 VarState ResidencyWalker::joinStates(const VarState &A,
@@ -310,6 +356,8 @@ void ResidencyWalker::visitExpr(const Stmt *S) {
       assign(LHS, eval(RHS), Compound);
   };
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+      trackModuleMove(MC);
     if (!ParamsOnHost)
       RC.recordCall(CE, *this);
     if (Hook)
@@ -369,6 +417,8 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
     if (Api.isHostRecordType(ME->getBase()->getType()))
       return {Residency::Host, false};
+    if (moduleVar(ME->getBase())) // net->weight
+      return {moduleResidency(ME->getBase()), false};
     if (const auto *VD = dyn_cast<VarDecl>(ME->getMemberDecl())) // static
       return evalDecl(VD);
     return Unknown;
@@ -381,6 +431,13 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
     return evalOperator(Op);
   if (const auto *CE = dyn_cast<CallExpr>(E))
     return evalCall(CE);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && isModuleType(E->getType())) {
+    // A new module's parameters are made on the host; a copy shares them.
+    if (CE->getNumArgs() == 1 && isModuleType(CE->getArg(0)->getType()))
+      return eval(CE->getArg(0));
+    return {Residency::Host, false};
+  }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
       return {}; // an undefined tensor, or options naming no device
@@ -497,6 +554,11 @@ AbsValue ResidencyWalker::evalMemberCall(const CXXMemberCallExpr *MC) const {
     AbsValue Self = eval(Obj);
     return {Dev != Residency::None ? Dev : Self.Where, false};
   }
+  if (Api.isModuleClass(MD->getParent()) && moduleVar(Obj)) {
+    // net.forward(x) on a local module: where its parameters are.
+    AbsValue R = tensorArgs(MC);
+    return {join(R.Where, moduleResidency(Obj)), false};
+  }
   if (!Api.isLibraryDecl(MD) && MD->hasBody())
     return evalUserCall(MD, MC);
   if (const auto *RD = MD->getParent(); RD && Api.isModuleClass(RD)) {
@@ -517,7 +579,8 @@ AbsValue ResidencyWalker::evalOperator(const CXXOperatorCallExpr *Op) const {
       return evalUserCall(Callee, Op);
     if (Op->getNumArgs() > 0 &&
         Api.moduleHolderTarget(Op->getArg(0)->getType()))
-      return {join(tensorArgs(Op).Where, Residency::Unknown), false};
+      return {join(tensorArgs(Op).Where, moduleResidency(Op->getArg(0))),
+              false};
     return Unknown;
   }
   if (K == OO_Subscript && Op->getNumArgs() >= 1 &&

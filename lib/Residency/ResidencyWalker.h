@@ -100,6 +100,12 @@ private:
   void declare(const clang::VarDecl *VD);
   void assign(const clang::Expr *LHS, AbsValue V, bool Compound);
   bool tracked(clang::QualType T) const;
+  bool isModuleType(clang::QualType T) const;
+  /// The local module variable \p Obj names (`net`, `net->`), if any.
+  const clang::VarDecl *moduleVar(const clang::Expr *Obj) const;
+  /// Where a module's parameters live: its variable's state, else Unknown.
+  Residency moduleResidency(const clang::Expr *Obj) const;
+  void trackModuleMove(const clang::CXXMemberCallExpr *MC);
   VarState joinStates(const VarState &A, const VarState &B) const;
   template <typename Fn> void loop(Fn Body);
 

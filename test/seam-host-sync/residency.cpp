@@ -135,3 +135,29 @@ void callers(int n) {
     via(h);
   }
 }
+
+// A module made in this function lives on the host until moved; module
+// members and parameters of unknown origin count as the device.
+struct Tiny : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x * 2; }
+};
+void modules(int n, torch::Device device, torch::nn::Linear &given) {
+  torch::nn::Linear cpu_fc(4, 4);
+  auto moved = torch::nn::Linear(4, 4);
+  moved->to(device);
+  Tiny tiny;
+  Tiny tiny_dev;
+  tiny_dev.to(torch::kCUDA);
+  auto x = torch::ones({4});
+  for (int i = 0; i < n; ++i) {
+    cpu_fc(x).sum().item<float>();
+    cpu_fc->weight.sum().item<float>();
+    tiny.forward(x).sum().item<float>();
+    moved(x).sum().item<float>();
+    // CHECK: :[[@LINE-1]]:20: warning: {{.*}} [seam-host-sync]
+    tiny_dev.forward(x).sum().item<float>();
+    // CHECK: :[[@LINE-1]]:31: warning: {{.*}} [seam-host-sync]
+    given(x).sum().item<float>();
+    // CHECK: :[[@LINE-1]]:20: warning: {{.*}} [seam-host-sync]
+  }
+}
