@@ -81,13 +81,14 @@ private:
                         "detect host");
     JTMB.setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     TM = orThrow(JTMB.createTargetMachine(), "target machine");
-    LLJ = orThrow(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(JTMB).create(),
-                  "create");
+    LLJ = orThrow(
+        llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(JTMB).create(),
+        "create");
     // Kernels call libm (tanhf, erff, expf) from the host process.
-    LLJ->getMainJITDylib().addGenerator(orThrow(
-        llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-            LLJ->getDataLayout().getGlobalPrefix()),
-        "process symbols"));
+    LLJ->getMainJITDylib().addGenerator(
+        orThrow(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+                    LLJ->getDataLayout().getGlobalPrefix()),
+                "process symbols"));
   }
 
   void optimize(llvm::Module &M) {
@@ -138,14 +139,14 @@ public:
 
     auto *WrapTy =
         llvm::FunctionType::get(B.getVoidTy(), {Ptr, Ptr, I64, I64}, false);
-    auto *Wrap = llvm::Function::Create(
-        WrapTy, llvm::Function::ExternalLinkage, Name, M);
+    auto *Wrap = llvm::Function::Create(WrapTy, llvm::Function::ExternalLinkage,
+                                        Name, M);
     setTargetAttrs(*Wrap);
     B.SetInsertPoint(llvm::BasicBlock::Create(Ctx, "entry", Wrap));
     std::vector<llvm::Value *> Args;
     for (size_t I = 0; I < NB; ++I)
-      Args.push_back(B.CreateLoad(
-          Ptr, B.CreateConstGEP1_64(Ptr, Wrap->getArg(0), I)));
+      Args.push_back(
+          B.CreateLoad(Ptr, B.CreateConstGEP1_64(Ptr, Wrap->getArg(0), I)));
     Args.push_back(Wrap->getArg(1));
     Args.push_back(Wrap->getArg(2));
     Args.push_back(Wrap->getArg(3));
@@ -183,8 +184,9 @@ private:
     if (From == kLong)
       return To == kFloat ? B.CreateSIToFP(V, B.getFloatTy())
                           : B.CreateICmpNE(V, B.getInt64(0));
-    return To == kLong ? B.CreateFPToSI(V, B.getInt64Ty())
-                       : B.CreateFCmpUNE(V, llvm::ConstantFP::get(B.getFloatTy(), 0));
+    return To == kLong
+               ? B.CreateFPToSI(V, B.getInt64Ty())
+               : B.CreateFCmpUNE(V, llvm::ConstantFP::get(B.getFloatTy(), 0));
   }
 
   llvm::Value *load(llvm::Value *Base, llvm::Value *Idx, DType T) {
@@ -267,10 +269,11 @@ private:
       return libm("tanhf", X);
     case Op::Sigmoid:
       return B.CreateFDiv(
-          fconst(1.0),
-          B.CreateFAdd(fconst(1.0), intrinsic(llvm::Intrinsic::exp, B.CreateFNeg(X))));
+          fconst(1.0), B.CreateFAdd(fconst(1.0), intrinsic(llvm::Intrinsic::exp,
+                                                           B.CreateFNeg(X))));
     case Op::Gelu: {
-      llvm::Value *E = libm("erff", B.CreateFMul(X, fconst(0.70710678118654752)));
+      llvm::Value *E =
+          libm("erff", B.CreateFMul(X, fconst(0.70710678118654752)));
       return B.CreateFMul(B.CreateFMul(fconst(0.5), X),
                           B.CreateFAdd(fconst(1.0), E));
     }
@@ -307,8 +310,10 @@ private:
     llvm::BasicBlock *Loop = llvm::BasicBlock::Create(Ctx, "loop", Body);
     llvm::BasicBlock *Exit = llvm::BasicBlock::Create(Ctx, "exit", Body);
     size_t NIn = Grp.Inputs.size();
-    llvm::Value *ScalarArr = Body->getArg(Grp.Inputs.size() + Grp.Outputs.size());
-    llvm::Value *Begin = Body->getArg(Grp.Inputs.size() + Grp.Outputs.size() + 1);
+    llvm::Value *ScalarArr =
+        Body->getArg(Grp.Inputs.size() + Grp.Outputs.size());
+    llvm::Value *Begin =
+        Body->getArg(Grp.Inputs.size() + Grp.Outputs.size() + 1);
     llvm::Value *End = Body->getArg(Grp.Inputs.size() + Grp.Outputs.size() + 2);
     B.SetInsertPoint(Entry);
 
@@ -318,8 +323,8 @@ private:
       size_t K = 0;
       for (int A : N.Args)
         if (A < 0) {
-          llvm::Value *Slot = B.CreateConstGEP1_64(
-              B.getDoubleTy(), ScalarArr, P.ScalarOffset[Id] + K);
+          llvm::Value *Slot = B.CreateConstGEP1_64(B.getDoubleTy(), ScalarArr,
+                                                   P.ScalarOffset[Id] + K);
           ScalarVals[{Id, K}] = B.CreateLoad(B.getDoubleTy(), Slot);
           ++K;
         }
@@ -332,7 +337,8 @@ private:
         Vals[Grp.Inputs[I]] = load(Body->getArg(I), B.getInt64(0), In.Ty);
     }
 
-    const Node *Red = Grp.EndsInReduction ? &G.Nodes[Grp.Nodes.back()] : nullptr;
+    const Node *Red =
+        Grp.EndsInReduction ? &G.Nodes[Grp.Nodes.back()] : nullptr;
     llvm::Value *Init = nullptr;
     if (Red) {
       bool F = Red->ComputeTy == kFloat;
@@ -411,9 +417,9 @@ private:
       if (Red->Kind == Op::Mean)
         R = B.CreateFDiv(R, fconst(double(Grp.Numel)));
       R = convert(R, Red->ComputeTy, Red->Ty);
-      size_t O = std::find(Grp.Outputs.begin(), Grp.Outputs.end(),
-                           Grp.Nodes.back()) -
-                 Grp.Outputs.begin();
+      size_t O =
+          std::find(Grp.Outputs.begin(), Grp.Outputs.end(), Grp.Nodes.back()) -
+          Grp.Outputs.begin();
       store(R, Body->getArg(NIn + O), B.getInt64(0), Red->Ty);
     }
     B.CreateRetVoid();

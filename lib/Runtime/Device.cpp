@@ -93,8 +93,7 @@ namespace {
 thread_local bool OnWorker = false;
 } // namespace
 
-void parallelRange(int64_t N,
-                   const std::function<void(int64_t, int64_t)> &Fn) {
+void parallelRange(int64_t N, const std::function<void(int64_t, int64_t)> &Fn) {
   // Below this many elements a split costs more than it saves.
   constexpr int64_t Grain = 1 << 16;
   if (OnWorker)
@@ -201,7 +200,7 @@ void DeviceStream::helperLoop(unsigned Index) {
     L.unlock();
     unsigned Part = Index + 1;
     if (Part < Parts)
-      (*Fn)(N * Part / Parts, N * (Part + 1) / Parts);
+      (*Fn)(N *Part / Parts, N * (Part + 1) / Parts);
     L.lock();
     if (--HelpersBusy == 0)
       HelperDoneCV.notify_one();
@@ -209,8 +208,7 @@ void DeviceStream::helperLoop(unsigned Index) {
 }
 
 void DeviceStream::parallelFor(
-    int64_t N, int64_t Grain,
-    const std::function<void(int64_t, int64_t)> &Fn) {
+    int64_t N, int64_t Grain, const std::function<void(int64_t, int64_t)> &Fn) {
   unsigned Parts = static_cast<unsigned>(
       std::min<int64_t>(Helpers.size() + 1, N / std::max<int64_t>(Grain, 1)));
   if (Parts <= 1 || Helpers.empty()) {

@@ -84,7 +84,8 @@ RegionPlan planRegion(const Graph &G, const std::vector<int> &LiveOuts) {
     if (isReduction(N.Kind) && N.Dim < 0) {
       int A = N.Args[0];
       int64_t Len = G.Nodes[A].numel();
-      if (!(Open >= 0 && GroupOf[A] == Open && P.Steps[Open].Group.Numel == Len)) {
+      if (!(Open >= 0 && GroupOf[A] == Open &&
+            P.Steps[Open].Group.Numel == Len)) {
         Close();
         Step S;
         S.IsFused = true;
@@ -110,7 +111,8 @@ RegionPlan planRegion(const Graph &G, const std::vector<int> &LiveOuts) {
   std::vector<int> LastUse(NV, -1);
   for (size_t S = 0; S < P.Steps.size(); ++S) {
     const Step &St = P.Steps[S];
-    std::vector<int> Ids = St.IsFused ? St.Group.Nodes : std::vector<int>{St.NodeId};
+    std::vector<int> Ids =
+        St.IsFused ? St.Group.Nodes : std::vector<int>{St.NodeId};
     for (int Id : Ids)
       for (int A : G.Nodes[Id].Args)
         if (A >= 0 && GroupOf[A] != int(S))
@@ -130,7 +132,8 @@ RegionPlan planRegion(const Graph &G, const std::vector<int> &LiveOuts) {
       if (Live[Id] || LastUse[Id] > int(S))
         Grp.Outputs.push_back(Id);
     int Ops = static_cast<int>(Grp.Nodes.size());
-    St.Name = Ops > 1 ? "fused" + std::to_string(Ops) : opName(G.Nodes[Grp.Nodes[0]].Kind);
+    St.Name = Ops > 1 ? "fused" + std::to_string(Ops)
+                      : opName(G.Nodes[Grp.Nodes[0]].Kind);
   }
 
   // Values handed between steps but dropped by the program live in
@@ -138,7 +141,8 @@ RegionPlan planRegion(const Graph &G, const std::vector<int> &LiveOuts) {
   std::vector<int> FreeSlots;
   for (size_t S = 0; S < P.Steps.size(); ++S) {
     const Step &St = P.Steps[S];
-    std::vector<int> Outs = St.IsFused ? St.Group.Outputs : std::vector<int>{St.NodeId};
+    std::vector<int> Outs =
+        St.IsFused ? St.Group.Outputs : std::vector<int>{St.NodeId};
     for (int V : Outs) {
       if (Live[V])
         continue;

@@ -119,8 +119,7 @@ struct ArgView {
 
 /// Runs N with the reference (interpreted) kernels; used by eager ops on
 /// both devices and by library ops inside compiled regions.
-void runReference(const Node &N, const std::vector<ArgView> &Args,
-                  Buffer &Out);
+void runReference(const Node &N, const std::vector<ArgView> &Args, Buffer &Out);
 
 /// Splits [0, N) across the device's threads when called on the device
 /// worker; runs Fn(0, N) inline anywhere else.

@@ -223,7 +223,8 @@ Node makeNode(Op K, const std::vector<const TensorImpl *> &Args,
       N.Ty = A0.Ty;
       N.ComputeTy = A0.Ty == kBool ? kLong : A0.Ty;
     }
-    N.Dim = Scalars.empty() ? -1 : normDim(K, int64_t(Scalars[0]), A0.Sizes.size());
+    N.Dim =
+        Scalars.empty() ? -1 : normDim(K, int64_t(Scalars[0]), A0.Sizes.size());
     N.KeepDim = Scalars.size() > 1 && Scalars[1] != 0;
     N.Scalars.clear();
     if (N.Dim < 0) {
@@ -321,8 +322,8 @@ Tensor binary(Op K, const Tensor &A, const Tensor &B) {
 }
 
 Tensor binaryScalar(Op K, const Tensor &A, double S, bool ScalarFirst) {
-  std::vector<int> Pattern = ScalarFirst ? std::vector<int>{-1, 0}
-                                         : std::vector<int>{0, -1};
+  std::vector<int> Pattern =
+      ScalarFirst ? std::vector<int>{-1, 0} : std::vector<int>{0, -1};
   return apply(makeNode(K, implsOf({&A}), {S}, Pattern), {&A});
 }
 
@@ -336,30 +337,74 @@ Tensor reduce(Op K, const Tensor &X, std::vector<double> DimArgs) {
 namespace seam::rt {
 using namespace detail;
 
-Tensor operator+(const Tensor &A, const Tensor &B) { return binary(Op::Add, A, B); }
-Tensor operator-(const Tensor &A, const Tensor &B) { return binary(Op::Sub, A, B); }
-Tensor operator*(const Tensor &A, const Tensor &B) { return binary(Op::Mul, A, B); }
-Tensor operator/(const Tensor &A, const Tensor &B) { return binary(Op::Div, A, B); }
-Tensor operator+(const Tensor &A, double B) { return binaryScalar(Op::Add, A, B, false); }
-Tensor operator-(const Tensor &A, double B) { return binaryScalar(Op::Sub, A, B, false); }
-Tensor operator*(const Tensor &A, double B) { return binaryScalar(Op::Mul, A, B, false); }
-Tensor operator/(const Tensor &A, double B) { return binaryScalar(Op::Div, A, B, false); }
-Tensor operator+(double A, const Tensor &B) { return binaryScalar(Op::Add, B, A, true); }
-Tensor operator-(double A, const Tensor &B) { return binaryScalar(Op::Sub, B, A, true); }
-Tensor operator*(double A, const Tensor &B) { return binaryScalar(Op::Mul, B, A, true); }
-Tensor operator/(double A, const Tensor &B) { return binaryScalar(Op::Div, B, A, true); }
+Tensor operator+(const Tensor &A, const Tensor &B) {
+  return binary(Op::Add, A, B);
+}
+Tensor operator-(const Tensor &A, const Tensor &B) {
+  return binary(Op::Sub, A, B);
+}
+Tensor operator*(const Tensor &A, const Tensor &B) {
+  return binary(Op::Mul, A, B);
+}
+Tensor operator/(const Tensor &A, const Tensor &B) {
+  return binary(Op::Div, A, B);
+}
+Tensor operator+(const Tensor &A, double B) {
+  return binaryScalar(Op::Add, A, B, false);
+}
+Tensor operator-(const Tensor &A, double B) {
+  return binaryScalar(Op::Sub, A, B, false);
+}
+Tensor operator*(const Tensor &A, double B) {
+  return binaryScalar(Op::Mul, A, B, false);
+}
+Tensor operator/(const Tensor &A, double B) {
+  return binaryScalar(Op::Div, A, B, false);
+}
+Tensor operator+(double A, const Tensor &B) {
+  return binaryScalar(Op::Add, B, A, true);
+}
+Tensor operator-(double A, const Tensor &B) {
+  return binaryScalar(Op::Sub, B, A, true);
+}
+Tensor operator*(double A, const Tensor &B) {
+  return binaryScalar(Op::Mul, B, A, true);
+}
+Tensor operator/(double A, const Tensor &B) {
+  return binaryScalar(Op::Div, B, A, true);
+}
 Tensor operator-(const Tensor &A) { return unary(Op::Neg, A); }
 
-Tensor operator>(const Tensor &A, const Tensor &B) { return binary(Op::Gt, A, B); }
-Tensor operator<(const Tensor &A, const Tensor &B) { return binary(Op::Lt, A, B); }
-Tensor operator>=(const Tensor &A, const Tensor &B) { return binary(Op::Ge, A, B); }
-Tensor operator<=(const Tensor &A, const Tensor &B) { return binary(Op::Le, A, B); }
-Tensor operator==(const Tensor &A, const Tensor &B) { return binary(Op::Eq, A, B); }
-Tensor operator>(const Tensor &A, double B) { return binaryScalar(Op::Gt, A, B, false); }
-Tensor operator<(const Tensor &A, double B) { return binaryScalar(Op::Lt, A, B, false); }
-Tensor operator>=(const Tensor &A, double B) { return binaryScalar(Op::Ge, A, B, false); }
-Tensor operator<=(const Tensor &A, double B) { return binaryScalar(Op::Le, A, B, false); }
-Tensor operator==(const Tensor &A, double B) { return binaryScalar(Op::Eq, A, B, false); }
+Tensor operator>(const Tensor &A, const Tensor &B) {
+  return binary(Op::Gt, A, B);
+}
+Tensor operator<(const Tensor &A, const Tensor &B) {
+  return binary(Op::Lt, A, B);
+}
+Tensor operator>=(const Tensor &A, const Tensor &B) {
+  return binary(Op::Ge, A, B);
+}
+Tensor operator<=(const Tensor &A, const Tensor &B) {
+  return binary(Op::Le, A, B);
+}
+Tensor operator==(const Tensor &A, const Tensor &B) {
+  return binary(Op::Eq, A, B);
+}
+Tensor operator>(const Tensor &A, double B) {
+  return binaryScalar(Op::Gt, A, B, false);
+}
+Tensor operator<(const Tensor &A, double B) {
+  return binaryScalar(Op::Lt, A, B, false);
+}
+Tensor operator>=(const Tensor &A, double B) {
+  return binaryScalar(Op::Ge, A, B, false);
+}
+Tensor operator<=(const Tensor &A, double B) {
+  return binaryScalar(Op::Le, A, B, false);
+}
+Tensor operator==(const Tensor &A, double B) {
+  return binaryScalar(Op::Eq, A, B, false);
+}
 
 Tensor relu(const Tensor &X) { return unary(Op::Relu, X); }
 Tensor sigmoid(const Tensor &X) { return unary(Op::Sigmoid, X); }
@@ -391,14 +436,23 @@ Tensor Tensor::sum() const { return reduce(Op::Sum, *this, {}); }
 Tensor Tensor::mean() const { return reduce(Op::Mean, *this, {}); }
 Tensor Tensor::max() const { return reduce(Op::Max, *this, {}); }
 Tensor Tensor::min() const { return reduce(Op::Min, *this, {}); }
-Tensor Tensor::sum(int64_t D, bool K) const { return reduce(Op::Sum, *this, {double(D), double(K)}); }
-Tensor Tensor::mean(int64_t D, bool K) const { return reduce(Op::Mean, *this, {double(D), double(K)}); }
-Tensor Tensor::max(int64_t D, bool K) const { return reduce(Op::Max, *this, {double(D), double(K)}); }
-Tensor Tensor::min(int64_t D, bool K) const { return reduce(Op::Min, *this, {double(D), double(K)}); }
+Tensor Tensor::sum(int64_t D, bool K) const {
+  return reduce(Op::Sum, *this, {double(D), double(K)});
+}
+Tensor Tensor::mean(int64_t D, bool K) const {
+  return reduce(Op::Mean, *this, {double(D), double(K)});
+}
+Tensor Tensor::max(int64_t D, bool K) const {
+  return reduce(Op::Max, *this, {double(D), double(K)});
+}
+Tensor Tensor::min(int64_t D, bool K) const {
+  return reduce(Op::Min, *this, {double(D), double(K)});
+}
 
 Tensor Tensor::transpose(int64_t D0, int64_t D1) const {
-  return apply(makeNode(Op::Transpose, implsOf({this}), {double(D0), double(D1)}, {0}),
-               {this});
+  return apply(
+      makeNode(Op::Transpose, implsOf({this}), {double(D0), double(D1)}, {0}),
+      {this});
 }
 
 Tensor Tensor::reshape(const Shape &NewShape) const {
@@ -474,8 +528,9 @@ Tensor masked_select(const Tensor &X, const Tensor &Mask) {
     fail("shape mismatch: masked_select of " + shapeStr(I.Sizes) +
          " with mask " + shapeStr(M.Sizes));
   if (I.Dev != M.Dev)
-    fail("device mismatch: masked_select of a " + std::string(deviceName(I.Dev)) +
-         " tensor with a " + deviceName(M.Dev) + " mask");
+    fail("device mismatch: masked_select of a " +
+         std::string(deviceName(I.Dev)) + " tensor with a " +
+         deviceName(M.Dev) + " mask");
   std::vector<BufferPtr> H = readToHost({&I, &M});
   BufferPtr HX = H[0], HM = H[1];
   int64_t N = numelOf(I.Sizes);

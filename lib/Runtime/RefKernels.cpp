@@ -140,9 +140,9 @@ void pointwise(const Node &N, const std::vector<ArgView> &Args, Buffer &Dst) {
   if (N.Kind == Op::Where) {
     Operands<uint8_t> C;
     Operands<T> V;
-    collect<uint8_t>(Node{N.Kind, N.Ty, N.ComputeTy, N.Sizes, {N.Args[0]},
-                          {}, -1, 0, false},
-                     Args, 0, C);
+    collect<uint8_t>(
+        Node{N.Kind, N.Ty, N.ComputeTy, N.Sizes, {N.Args[0]}, {}, -1, 0, false},
+        Args, 0, C);
     collect<T>(N, Args, 1, V);
     const Operand<uint8_t> &Cond = C.Ops[0];
     const Operand<T> &A = V.Ops[0], &B = V.Ops[1];
@@ -264,7 +264,8 @@ void reduce(const Node &N, const ArgView &A, Buffer &Dst) {
       }
       for (int64_t R = 1; R < Len; ++R) {
         T V = P[R * Inner];
-        Best = N.Kind == Op::Max ? (V > Best ? V : Best) : (V < Best ? V : Best);
+        Best =
+            N.Kind == Op::Max ? (V > Best ? V : Best) : (V < Best ? V : Best);
       }
       if (N.Ty == kBool)
         Dst.as<uint8_t>()[O * Inner + I] = Best != 0;

@@ -44,8 +44,7 @@ private:
 /// Runs one fused kernel over its element range, split across the device's
 /// threads unless it reduces (its accumulator is a single value).
 void runFused(KernelFn Fn, const std::vector<BufferPtr> &Bufs,
-              const std::vector<double> &Scalars, int64_t Numel,
-              bool Reduces) {
+              const std::vector<double> &Scalars, int64_t Numel, bool Reduces) {
   std::vector<void *> Ptrs;
   Ptrs.reserve(Bufs.size());
   for (const BufferPtr &B : Bufs)
@@ -74,7 +73,8 @@ void executeRegion(Graph &G) {
   }
   if (LiveOuts.empty())
     return;
-  std::shared_ptr<const RegionPlan> Plan = RegionCache::get().lookup(G, LiveOuts);
+  std::shared_ptr<const RegionPlan> Plan =
+      RegionCache::get().lookup(G, LiveOuts);
   Telemetry::get().count(Counter::Regions);
 
   Device Dev = G.Dev;
@@ -126,9 +126,8 @@ void executeRegion(Graph &G) {
         A = static_cast<int>(Views.size() - 1);
       }
       Work = [N = std::move(N), Views = std::move(Views),
-              Keep = std::move(Keep), Dst = Vals[S.NodeId]] {
-        runReference(N, Views, *Dst);
-      };
+              Keep = std::move(Keep),
+              Dst = Vals[S.NodeId]] { runReference(N, Views, *Dst); };
     }
     if (Dev == kCPU)
       Work();

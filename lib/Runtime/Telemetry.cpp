@@ -66,11 +66,10 @@ void Telemetry::deviceSpan(const std::string &Name, Clock::time_point Begin,
   HaveLastEnd = true;
   LastEnd = End;
   if (!TracePath.empty() && Events.size() < MaxEvents)
-    Events.push_back({Name, IsKernel ? "kernel" : "copy", DeviceTid,
-                      sinceOrigin(Begin),
-                      std::chrono::duration<double, std::micro>(End - Begin)
-                          .count(),
-                      NumOps});
+    Events.push_back(
+        {Name, IsKernel ? "kernel" : "copy", DeviceTid, sinceOrigin(Begin),
+         std::chrono::duration<double, std::micro>(End - Begin).count(),
+         NumOps});
 }
 
 void Telemetry::hostSpan(const std::string &Name, const char *Category,
@@ -81,8 +80,7 @@ void Telemetry::hostSpan(const std::string &Name, const char *Category,
   if (IsWait)
     S.host_wait_us += Dur;
   if (!TracePath.empty() && Events.size() < MaxEvents)
-    Events.push_back(
-        {Name, Category, HostTid, sinceOrigin(Begin), Dur, 0});
+    Events.push_back({Name, Category, HostTid, sinceOrigin(Begin), Dur, 0});
 }
 
 Stats Telemetry::snapshot() {

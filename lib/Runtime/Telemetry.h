@@ -40,8 +40,7 @@ public:
                   Clock::time_point End, int NumOps, bool IsKernel);
   /// Host-side span (compile, region launch, wait). Waits add host_wait_us.
   void hostSpan(const std::string &Name, const char *Category,
-                Clock::time_point Begin, Clock::time_point End,
-                bool IsWait);
+                Clock::time_point Begin, Clock::time_point End, bool IsWait);
   Stats snapshot();
   void reset();
   void traceTo(const std::string &Path);

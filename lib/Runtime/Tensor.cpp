@@ -97,7 +97,9 @@ private:
   size_t Cached = 0;
 };
 
-size_t roundBytes(size_t Bytes) { return std::max<size_t>(64, (Bytes + 63) & ~size_t(63)); }
+size_t roundBytes(size_t Bytes) {
+  return std::max<size_t>(64, (Bytes + 63) & ~size_t(63));
+}
 } // namespace
 
 Buffer::Buffer(size_t Bytes, Device Dev)
@@ -130,11 +132,10 @@ readToHost(const std::vector<const TensorImpl *> &Impls) {
       continue;
     }
     auto Host = std::make_shared<Buffer>(I->Buf->Bytes, kCPU);
-    DeviceStream::get().enqueue("copy_to_host", /*IsKernel=*/false, 1,
-                                [Src = I->Buf, Host] {
-                                  std::memcpy(Host->Data, Src->Data,
-                                              Src->Bytes);
-                                });
+    DeviceStream::get().enqueue(
+        "copy_to_host", /*IsKernel=*/false, 1, [Src = I->Buf, Host] {
+          std::memcpy(Host->Data, Src->Data, Src->Bytes);
+        });
     Out.push_back(Host);
     OnDevice = true;
   }
@@ -168,11 +169,10 @@ Tensor uploadFromHost(const void *Src, const Shape &S, DType Ty, Device D) {
   }
   auto Staging = std::make_shared<Buffer>(Bytes, kCPU);
   std::memcpy(Staging->Data, Src, Bytes);
-  DeviceStream::get().enqueue("copy_to_accel", /*IsKernel=*/false, 1,
-                              [Staging, Dst = Impl->Buf] {
-                                std::memcpy(Dst->Data, Staging->Data,
-                                            Staging->Bytes);
-                              });
+  DeviceStream::get().enqueue(
+      "copy_to_accel", /*IsKernel=*/false, 1, [Staging, Dst = Impl->Buf] {
+        std::memcpy(Dst->Data, Staging->Data, Staging->Bytes);
+      });
   return Tensor(Impl);
 }
 
@@ -194,8 +194,9 @@ Tensor makeFilled(const char *Name, const Shape &S, DType Ty, Device D,
   if (D == kCPU) {
     Gen(Impl->Buf->Data, N);
   } else {
-    DeviceStream::get().enqueue(Name, /*IsKernel=*/true, 1,
-                                [Gen, Buf = Impl->Buf, N] { Gen(Buf->Data, N); });
+    DeviceStream::get().enqueue(
+        Name, /*IsKernel=*/true, 1,
+        [Gen, Buf = Impl->Buf, N] { Gen(Buf->Data, N); });
   }
   return Tensor(Impl);
 }
@@ -341,16 +342,14 @@ Tensor arange(int64_t N, Device D) {
   });
 }
 
-Tensor from_vector(const std::vector<float> &Values, const Shape &S,
-                   Device D) {
+Tensor from_vector(const std::vector<float> &Values, const Shape &S, Device D) {
   if (numelOf(S) != int64_t(Values.size()))
     fail("from_vector: " + std::to_string(Values.size()) +
          " values do not fill shape " + shapeStr(S));
   return uploadFromHost(Values.data(), S, kFloat, D);
 }
 
-static void printValue(std::ostream &OS, const Buffer &B, DType Ty,
-                       int64_t I) {
+static void printValue(std::ostream &OS, const Buffer &B, DType Ty, int64_t I) {
   switch (Ty) {
   case kFloat:
     OS << B.as<float>()[I];
