@@ -372,7 +372,7 @@ static void printNested(std::ostream &OS, const Buffer &B, DType Ty,
   OS << "[";
   for (int64_t I = 0; I < N; ++I) {
     if (N > 2 * Edge + 1 && I == Edge) {
-      OS << "..., ";
+      OS << ", ...";
       I = N - Edge - 1;
       continue;
     }
