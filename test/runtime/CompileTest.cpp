@@ -75,8 +75,8 @@ TEST(CompileTest, RandomChainsMatchEager) {
 
 TEST(CompileTest, ChainIsOneFusedKernel) {
   Tensor X = randn({1000}, kAccel, 1);
-  auto F = compile(
-      [](Tensor A) { return relu(A * 2.0 + 1.0) - sigmoid(A) * 3.0; });
+  auto F =
+      compile([](Tensor A) { return relu(A * 2.0 + 1.0) - sigmoid(A) * 3.0; });
   Tensor W = F(X);
   synchronize();
   reset_stats();
@@ -102,8 +102,8 @@ TEST(CompileTest, ChainIsOneFusedKernel) {
 TEST(CompileTest, TrailingReductionJoinsTheGroup) {
   Tensor X = randn({4096}, kAccel, 2);
   reset_stats();
-  float V = compile([](Tensor A) { return (A * A + 1.0).sum(); })(X)
-                .item<float>();
+  float V =
+      compile([](Tensor A) { return (A * A + 1.0).sum(); })(X).item<float>();
   Stats S = stats();
   EXPECT_EQ(S.kernels, 1);
   EXPECT_EQ(S.fused_kernels, 1);
@@ -227,9 +227,8 @@ TEST(CompileTest, DataDependentOps) {
 TEST(CompileTest, Printing) {
   std::ostringstream OS;
   OS << from_vector({1, 2.5, -3, 4}, {2, 2}, kAccel);
-  EXPECT_EQ(OS.str(),
-            "tensor([[1, 2.5], [-3, 4]], shape=[2,2], dtype=float, "
-            "device=accel)");
+  EXPECT_EQ(OS.str(), "tensor([[1, 2.5], [-3, 4]], shape=[2,2], dtype=float, "
+                      "device=accel)");
   std::ostringstream Long;
   Long << arange(20);
   EXPECT_NE(Long.str().find("[0, 1, 2, ..., 17, 18, 19]"), std::string::npos)

@@ -116,8 +116,8 @@ TEST_P(OpsTest, BinaryAndScalar) {
     expectNear(values(Y), Want, 1e-5, C.Name);
     EXPECT_EQ(Y.sizes(), (Shape{3, 100})) << C.Name;
   }
-  EXPECT_EQ(runIn(GetParam(), [](Tensor X) { return X > 0.0; }, TA).dtype(),
-            kBool);
+  EXPECT_EQ(
+      runIn(GetParam(), [](Tensor X) { return X > 0.0; }, TA).dtype(), kBool);
 }
 
 TEST_P(OpsTest, BroadcastOneElement) {
@@ -147,8 +147,8 @@ TEST_P(OpsTest, Reductions) {
   }
   auto C = GetParam();
   expectNear(values(runIn(C, [](Tensor T) { return T.sum(); }, X)), {Sum});
-  expectNear(values(runIn(C, [](Tensor T) { return T.mean(); }, X)),
-             {Sum / 24});
+  expectNear(
+      values(runIn(C, [](Tensor T) { return T.mean(); }, X)), {Sum / 24});
   expectNear(values(runIn(C, [](Tensor T) { return T.max(); }, X)), {Max});
   expectNear(values(runIn(C, [](Tensor T) { return T.min(); }, X)), {Min});
   EXPECT_EQ(runIn(C, [](Tensor T) { return T.sum(); }, X).dim(), 0);
@@ -191,7 +191,8 @@ TEST_P(OpsTest, LongAndBool) {
   EXPECT_EQ(B.dtype(), kBool);
   EXPECT_EQ(B.sum().item<int64_t>(), 5);
   EXPECT_EQ(B.max().item<bool>(), true);
-  EXPECT_EQ(runIn(C, [](Tensor T) { return relu(T - 5).max(); }, N)
+  EXPECT_EQ(runIn(
+                C, [](Tensor T) { return relu(T - 5).max(); }, N)
                 .item<int64_t>(),
             4);
   EXPECT_FLOAT_EQ(N.mean().item<float>(), 4.5f);
@@ -202,8 +203,8 @@ TEST_P(OpsTest, MatmulTransposeReshape) {
   auto C = GetParam();
   std::vector<float> A = hostRandn(6, 6), B = hostRandn(12, 7);
   Tensor TA = input(A, {2, 3}), TB = input(B, {3, 4});
-  Tensor M = runIn(C, [](Tensor X, Tensor Y) { return matmul(X, Y) + 1.0; },
-                   TA, TB);
+  Tensor M =
+      runIn(C, [](Tensor X, Tensor Y) { return matmul(X, Y) + 1.0; }, TA, TB);
   EXPECT_EQ(M.sizes(), (Shape{2, 4}));
   std::vector<double> Want(8, 1.0);
   for (int I = 0; I < 2; ++I)
@@ -226,16 +227,16 @@ TEST_P(OpsTest, MatmulTransposeReshape) {
   for (float F : A)
     WantR.push_back(F + 1.0);
   expectNear(values(R), WantR);
-  EXPECT_EQ(runIn(C, [](Tensor X) { return X.view({6}); }, TA).sizes(),
-            (Shape{6}));
+  EXPECT_EQ(
+      runIn(C, [](Tensor X) { return X.view({6}); }, TA).sizes(), (Shape{6}));
 }
 
 TEST_P(OpsTest, Factories) {
   auto C = GetParam();
   Tensor Z = zeros({2, 3}, dev()), O = ones({2, 3}, dev()),
          F = full({2, 3}, 7.0, dev());
-  Tensor S = runIn(
-      C, [](Tensor A, Tensor B, Tensor D) { return A + B + D; }, Z, O, F);
+  Tensor S =
+      runIn(C, [](Tensor A, Tensor B, Tensor D) { return A + B + D; }, Z, O, F);
   expectNear(values(S), std::vector<double>(6, 8.0));
   // randn is reproducible on every device.
   EXPECT_EQ(values(randn({100}, dev(), 9)), values(randn({100}, kCPU, 9)));
