@@ -292,3 +292,23 @@ TEST(CompileTest, DeviceTimelineAndTrace) {
 }
 
 } // namespace
+
+namespace {
+TEST(CompileTest, LargeKernelsSplitAcrossDeviceThreads) {
+  // Big enough that eager and fused kernels are split over the worker and
+  // its helpers.
+  const int64_t N = 1 << 19;
+  Tensor X = randn({N}, kAccel, 11), Y = randn({N}, kAccel, 12);
+  auto Fn = [](Tensor A, Tensor B) { return relu(A * 2.0 + B) - B * 0.5; };
+  Tensor Eager = Fn(X, Y);
+  Tensor Fused = compile(Fn)(X, Y);
+  expectNear(values(Fused), values(Eager));
+  std::vector<double> XV = values(X), YV = values(Y), FV = values(Fused);
+  for (int64_t I = 0; I < N; I += 4099) {
+    double R = XV[I] * 2.0 + YV[I];
+    EXPECT_NEAR(FV[I], float(R > 0 ? R : 0) - float(YV[I] * 0.5), 1e-5);
+  }
+  EXPECT_NEAR(compile([](Tensor A) { return (A * A).sum(); })(X).item<float>(),
+              (X * X).sum().item<float>(), 1.0);
+}
+} // namespace
