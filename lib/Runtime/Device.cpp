@@ -16,10 +16,20 @@
 namespace seam::rt::detail {
 
 namespace {
-// Spinning briefly before sleeping keeps an item() round trip on an idle
-// device in the microseconds instead of two futex wake-ups.
+// Like a GPU polling its doorbell, the worker keeps polling its queue for a
+// while after the last task (spinning, then yielding), so a host that
+// enqueues again soon, or waits on item(), needs no futex wake-up. After
+// WorkerPoll it sleeps and stops using the CPU.
 constexpr auto WorkerSpin = std::chrono::microseconds(50);
-constexpr auto HostSpin = std::chrono::microseconds(50);
+std::chrono::microseconds workerPoll() {
+  if (const char *Env = std::getenv("SEAM_RT_POLL_US"))
+    return std::chrono::microseconds(std::atoi(Env));
+  return std::chrono::microseconds(10000);
+}
+// The host spins only for the last task it waits on (typically the copy
+// back of item()), never while long kernels are still queued, so it does not
+// steal a core from the device's threads.
+constexpr auto HostSpin = std::chrono::microseconds(200);
 
 unsigned helperCount() {
   if (const char *Env = std::getenv("SEAM_RT_THREADS")) {
@@ -104,13 +114,23 @@ void parallelRange(int64_t N, const std::function<void(int64_t, int64_t)> &Fn) {
 
 void DeviceStream::workerLoop() {
   OnWorker = true;
+  const auto Poll = workerPoll();
   uint64_t Ran = 0;
   for (;;) {
     if (Pushed.load(std::memory_order_acquire) == Ran) {
-      auto Until = Clock::now() + WorkerSpin;
-      while (Pushed.load(std::memory_order_acquire) == Ran &&
-             Clock::now() < Until)
-        SEAM_CPU_RELAX();
+      auto Start = Clock::now();
+      auto SpinUntil = Start + WorkerSpin, PollUntil = Start + Poll;
+      for (;;) {
+        if (Pushed.load(std::memory_order_acquire) != Ran)
+          break;
+        auto Now = Clock::now();
+        if (Now >= PollUntil)
+          break;
+        if (Now < SpinUntil)
+          SEAM_CPU_RELAX();
+        else
+          std::this_thread::yield();
+      }
     }
     Task T;
     {
@@ -141,17 +161,27 @@ void DeviceStream::synchronize(bool CountAsSync) {
     Target = Submitted;
   }
   auto Begin = Clock::now();
-  if (Done.load(std::memory_order_acquire) < Target) {
-    auto Until = Begin + HostSpin;
-    while (Done.load(std::memory_order_acquire) < Target &&
-           Clock::now() < Until)
+  auto Finished = [&] {
+    return Done.load(std::memory_order_acquire) >= Target;
+  };
+  if (!Finished()) {
+    if (Target - Done.load(std::memory_order_acquire) > 1) {
+      std::unique_lock<std::mutex> L(M);
+      HostWaiting = true;
+      DoneCV.wait(L, [&] {
+        return Done.load(std::memory_order_acquire) + 1 >= Target || Stopped;
+      });
+      HostWaiting = false;
+    }
+    auto Until = Clock::now() + HostSpin;
+    while (!Finished() && Clock::now() < Until)
       SEAM_CPU_RELAX();
-    std::unique_lock<std::mutex> L(M);
-    HostWaiting = true;
-    DoneCV.wait(L, [&] {
-      return Done.load(std::memory_order_acquire) >= Target || Stopped;
-    });
-    HostWaiting = false;
+    if (!Finished()) {
+      std::unique_lock<std::mutex> L(M);
+      HostWaiting = true;
+      DoneCV.wait(L, [&] { return Finished() || Stopped; });
+      HostWaiting = false;
+    }
   }
   auto End = Clock::now();
   if (CountAsSync)
