@@ -25,12 +25,11 @@ void Recorder::end() {
 }
 
 int Recorder::inputId(Graph &G, const TensorImpl &Impl) {
-  for (size_t I = 0; I < G.Nodes.size(); ++I) {
-    const Node &N = G.Nodes[I];
-    if (N.Kind == Op::Input && G.Inputs[N.Dim] == Impl.Buf &&
-        N.Sizes == Impl.Sizes)
-      return static_cast<int>(I);
-  }
+  std::vector<int> &Known = G.InputNodes[Impl.Buf.get()];
+  for (int I : Known)
+    if (G.Nodes[I].Sizes == Impl.Sizes)
+      return I;
+  Known.push_back(static_cast<int>(G.Nodes.size()));
   Node N;
   N.Kind = Op::Input;
   N.Ty = N.ComputeTy = Impl.Ty;

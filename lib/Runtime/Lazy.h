@@ -13,6 +13,7 @@
 #include "Internal.h"
 
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace seam::rt::detail {
@@ -27,6 +28,8 @@ struct Graph {
   /// Buffers of materialized tensors read by the region; an Input node's
   /// Dim indexes this.
   std::vector<BufferPtr> Inputs;
+  /// Input nodes by buffer, so a tensor read many times is loaded once.
+  std::unordered_map<const Buffer *, std::vector<int>> InputNodes;
 };
 
 class Recorder {
