@@ -23,6 +23,8 @@ int main() {
     return PickedSum / where(Count > 0.0, Count, 1.0);
   });
 
+  Score(randn({N}, kAccel, 0)); // Warm-up: compile outside the loop.
+  synchronize();
   reset_stats();
   Tensor Total = zeros({}, kAccel);
   for (int I = 0; I < Calls; ++I)
