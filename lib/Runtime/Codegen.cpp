@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 
@@ -62,6 +63,10 @@ public:
                             std::unique_ptr<llvm::Module> M,
                             const std::vector<std::string> &Names) {
     optimize(*M);
+    // SEAM_RT_DUMP_IR=1 shows the optimized kernels (e.g. to check that the
+    // loops vectorized).
+    if (const char *Dump = std::getenv("SEAM_RT_DUMP_IR"); Dump && *Dump == '1')
+      M->print(llvm::errs(), nullptr);
     orThrow(LLJ->addIRModule(
                 llvm::orc::ThreadSafeModule(std::move(M), std::move(Ctx))),
             "add module");
