@@ -103,13 +103,20 @@ namespace {
 thread_local bool OnWorker = false;
 } // namespace
 
+namespace {
+// Below this many elements a split costs more than it saves.
+constexpr int64_t Grain = 1 << 16;
+} // namespace
+
 void parallelRange(int64_t N, const std::function<void(int64_t, int64_t)> &Fn) {
-  // Below this many elements a split costs more than it saves.
-  constexpr int64_t Grain = 1 << 16;
   if (OnWorker)
     DeviceStream::get().parallelFor(N, Grain, Fn);
   else
     Fn(0, N);
+}
+
+unsigned parallelParts(int64_t N) {
+  return OnWorker ? DeviceStream::get().partsFor(N, Grain) : 1;
 }
 
 void DeviceStream::workerLoop() {
@@ -237,11 +244,16 @@ void DeviceStream::helperLoop(unsigned Index) {
   }
 }
 
+unsigned DeviceStream::partsFor(int64_t N, int64_t Grain) const {
+  int64_t P =
+      std::min<int64_t>(Helpers.size() + 1, N / std::max<int64_t>(Grain, 1));
+  return static_cast<unsigned>(std::max<int64_t>(P, 1));
+}
+
 void DeviceStream::parallelFor(
     int64_t N, int64_t Grain, const std::function<void(int64_t, int64_t)> &Fn) {
-  unsigned Parts = static_cast<unsigned>(
-      std::min<int64_t>(Helpers.size() + 1, N / std::max<int64_t>(Grain, 1)));
-  if (Parts <= 1 || Helpers.empty()) {
+  unsigned Parts = partsFor(N, Grain);
+  if (Parts <= 1) {
     Fn(0, N);
     return;
   }

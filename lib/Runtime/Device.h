@@ -40,6 +40,9 @@ public:
   /// only from device tasks.
   void parallelFor(int64_t N, int64_t Grain,
                    const std::function<void(int64_t, int64_t)> &Fn);
+  /// How many parts parallelFor splits N elements into; part P covers
+  /// [N * P / Parts, N * (P + 1) / Parts).
+  unsigned partsFor(int64_t N, int64_t Grain) const;
 
 private:
   DeviceStream();

@@ -124,6 +124,8 @@ void runReference(const Node &N, const std::vector<ArgView> &Args, Buffer &Out);
 /// Splits [0, N) across the device's threads when called on the device
 /// worker; runs Fn(0, N) inline anywhere else.
 void parallelRange(int64_t N, const std::function<void(int64_t, int64_t)> &Fn);
+/// The number of parts parallelRange(N, ...) uses here.
+unsigned parallelParts(int64_t N);
 
 /// Shape and dtype inference plus user-error checks, shared by both modes.
 Node makeNode(Op K, const std::vector<const TensorImpl *> &Args,

@@ -4,7 +4,9 @@
 #include "Fusion.h"
 #include "Telemetry.h"
 
+#include <algorithm>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 
 namespace seam::rt::detail {
@@ -41,21 +43,78 @@ private:
   std::unordered_map<std::string, std::shared_ptr<const RegionPlan>> Plans;
 };
 
+/// What a fused kernel's trailing reduction needs for a split run.
+struct ReductionInfo {
+  Op Kind;
+  DType Ty;
+  /// Index of the reduction's output in the kernel's buffer list.
+  size_t Slot;
+};
+
+template <typename T>
+void combinePartials(const ReductionInfo &R, const std::vector<T> &Parts,
+                     void *Out) {
+  T Acc = Parts[0];
+  for (size_t I = 1; I < Parts.size(); ++I) {
+    if (R.Kind == Op::Max)
+      Acc = Parts[I] > Acc ? Parts[I] : Acc;
+    else if (R.Kind == Op::Min)
+      Acc = Parts[I] < Acc ? Parts[I] : Acc;
+    else
+      Acc += Parts[I]; // Mean kernels already divide by the full count.
+  }
+  *static_cast<T *>(Out) = Acc;
+}
+
+/// Runs a fused kernel ending in a reduction, each part of a split run
+/// writing its own partial result, which are then combined.
+template <typename T>
+void runSplitReduction(KernelFn Fn, std::vector<void *> Ptrs,
+                       const double *Scalars, int64_t Numel, unsigned Parts,
+                       const ReductionInfo &R) {
+  std::vector<T> Partials(Parts);
+  void *Out = Ptrs[R.Slot];
+  parallelRange(Numel, [&](int64_t B, int64_t E) {
+    // parallelRange's part P starts at floor(Numel * P / Parts).
+    int64_t P = (B * int64_t(Parts) + Numel - 1) / Numel;
+    std::vector<void *> Mine = Ptrs;
+    Mine[R.Slot] = &Partials[P];
+    Fn(Mine.data(), Scalars, B, E);
+  });
+  combinePartials(R, Partials, Out);
+}
+
 /// Runs one fused kernel over its element range, split across the device's
-/// threads unless it reduces (its accumulator is a single value).
+/// threads when it is large enough.
 void runFused(KernelFn Fn, const std::vector<BufferPtr> &Bufs,
-              const std::vector<double> &Scalars, int64_t Numel, bool Reduces) {
+              const std::vector<double> &Scalars, int64_t Numel,
+              const ReductionInfo *Red) {
   std::vector<void *> Ptrs;
   Ptrs.reserve(Bufs.size());
   for (const BufferPtr &B : Bufs)
     Ptrs.push_back(B->Data);
-  if (Reduces) {
+  if (!Red) {
+    parallelRange(Numel, [&](int64_t B, int64_t E) {
+      Fn(Ptrs.data(), Scalars.data(), B, E);
+    });
+    return;
+  }
+  unsigned Parts = parallelParts(Numel);
+  if (Parts <= 1) {
     Fn(Ptrs.data(), Scalars.data(), 0, Numel);
     return;
   }
-  parallelRange(Numel, [&](int64_t B, int64_t E) {
-    Fn(Ptrs.data(), Scalars.data(), B, E);
-  });
+  switch (Red->Ty) {
+  case kFloat:
+    return runSplitReduction<float>(Fn, Ptrs, Scalars.data(), Numel, Parts,
+                                    *Red);
+  case kLong:
+    return runSplitReduction<int64_t>(Fn, Ptrs, Scalars.data(), Numel, Parts,
+                                      *Red);
+  case kBool:
+    return runSplitReduction<uint8_t>(Fn, Ptrs, Scalars.data(), Numel, Parts,
+                                      *Red);
+  }
 }
 
 } // namespace
@@ -109,9 +168,17 @@ void executeRegion(Graph &G) {
       for (int V : Grp.Outputs)
         Bufs.push_back(Vals[V]);
       NumOps = static_cast<int>(Grp.Nodes.size());
+      std::optional<ReductionInfo> Red;
+      if (Grp.EndsInReduction) {
+        int R = Grp.Nodes.back();
+        size_t Pos = std::find(Grp.Outputs.begin(), Grp.Outputs.end(), R) -
+                     Grp.Outputs.begin();
+        Red = ReductionInfo{G.Nodes[R].Kind, G.Nodes[R].Ty,
+                            Grp.Inputs.size() + Pos};
+      }
       Work = [Fn = S.Fn, Bufs = std::move(Bufs), Scalars, Numel = Grp.Numel,
-              Reduces = Grp.EndsInReduction] {
-        runFused(Fn, Bufs, *Scalars, Numel, Reduces);
+              Red] {
+        runFused(Fn, Bufs, *Scalars, Numel, Red ? &*Red : nullptr);
       };
     } else {
       // Library ops reuse the reference kernels with their args renumbered.

@@ -310,5 +310,20 @@ TEST(CompileTest, LargeKernelsSplitAcrossDeviceThreads) {
   }
   EXPECT_NEAR(compile([](Tensor A) { return (A * A).sum(); })(X).item<float>(),
               (X * X).sum().item<float>(), 1.0);
+  // Split reductions combine one partial per part.
+  auto Reduce = [](Tensor A) {
+    return std::vector<Tensor>{(A + 1.0).max(), (A - 1.0).min(),
+                               (A * 2.0).mean(), (A > 4.5).max(),
+                               (A > 0.0).sum()};
+  };
+  std::vector<Tensor> Want = Reduce(X);
+  std::vector<Tensor> Got = compile(Reduce)(X);
+  for (size_t I = 0; I < Want.size(); ++I)
+    expectNear(values(Got[I]), values(Want[I]), 1e-4,
+               "reduction " + std::to_string(I));
+  Tensor Idx = arange(N, kAccel);
+  EXPECT_EQ(
+      compile([](Tensor A) { return (A * 2).sum(); })(Idx).item<int64_t>(),
+      N * (N - 1));
 }
 } // namespace
