@@ -278,8 +278,13 @@ Tensor Tensor::cpu() const { return to(kCPU); }
 
 Tensor Tensor::to(Device D) const {
   const TensorImpl &I = checked(Impl);
-  if (I.Dev == D)
+  if (I.Dev == D) {
+    // cpu() asks for a host value even on a host tensor: inside a compiled
+    // call it cuts the region, as Seam's analysis assumes.
+    if (D == kCPU)
+      requestHostValue(I);
     return *this;
+  }
   if (D == kCPU) {
     auto Out = std::make_shared<TensorImpl>();
     Out->Sizes = I.Sizes;

@@ -146,6 +146,10 @@ TEST(CompileTest, BreakOnCpuTensorsToo) {
   EXPECT_EQ(S.syncs, 0); // Nothing lives on the accelerator.
   EXPECT_EQ(S.kernels, 0);
   expectNear(values(Y), values(X / X.max().item<float>()));
+  reset_stats();
+  compile([](Tensor A) { return (A + 1.0).cpu() * 2.0; })(X);
+  EXPECT_EQ(stats().graph_breaks, 1);
+  EXPECT_EQ(stats().regions, 2);
 }
 
 TEST(CompileTest, CacheKeysOnShapeAndDtypeNotScalars) {
