@@ -323,7 +323,9 @@ private:
     B.SetInsertPoint(Entry);
 
     // Scalars and broadcast inputs are loop-invariant: load them once.
-    for (int Id : Grp.Nodes) {
+    std::vector<int> WithScalars = Grp.Preamble;
+    WithScalars.insert(WithScalars.end(), Grp.Nodes.begin(), Grp.Nodes.end());
+    for (int Id : WithScalars) {
       const Node &N = G.Nodes[Id];
       size_t K = 0;
       for (int A : N.Args)
@@ -341,6 +343,9 @@ private:
       if (Bcast[I])
         Vals[Grp.Inputs[I]] = load(Body->getArg(I), B.getInt64(0), In.Ty);
     }
+
+    for (int Id : Grp.Preamble)
+      Vals[Id] = compute(Id);
 
     const Node *Red =
         Grp.EndsInReduction ? &G.Nodes[Grp.Nodes.back()] : nullptr;

@@ -58,6 +58,29 @@ RegionPlan planRegion(const Graph &G, const std::vector<int> &LiveOuts) {
         if (A >= 0)
           Needed[A] = true;
 
+  // One-element pointwise values that only feed larger pointwise ops (say
+  // `h.mean() > 0.5` feeding a where) are recomputed in the preamble of
+  // each consumer's kernel instead of running as a kernel of their own.
+  std::vector<std::vector<int>> Consumers(NV);
+  for (size_t I = 0; I < NV; ++I)
+    if (Needed[I])
+      for (int A : G.Nodes[I].Args)
+        if (A >= 0)
+          Consumers[A].push_back(static_cast<int>(I));
+  std::vector<bool> Uniform(NV, false);
+  for (size_t I = NV; I-- > 0;) {
+    const Node &N = G.Nodes[I];
+    if (!Needed[I] || Live[I] || !isPointwise(N.Kind) || N.numel() != 1 ||
+        Consumers[I].empty())
+      continue;
+    bool Foldable = true;
+    for (int C : Consumers[I])
+      if (!isPointwise(G.Nodes[C].Kind) ||
+          (G.Nodes[C].numel() == 1 && !Uniform[C]))
+        Foldable = false;
+    Uniform[I] = Foldable;
+  }
+
   // Greedy in program order: a pointwise op joins the open group when it
   // has the group's element count; anything else closes it.
   std::vector<int> GroupOf(NV, -1);
@@ -65,7 +88,7 @@ RegionPlan planRegion(const Graph &G, const std::vector<int> &LiveOuts) {
   auto Close = [&] { Open = -1; };
   for (size_t I = 0; I < NV; ++I) {
     const Node &N = G.Nodes[I];
-    if (!Needed[I] || N.Kind == Op::Input)
+    if (!Needed[I] || N.Kind == Op::Input || Uniform[I])
       continue;
     if (isPointwise(N.Kind)) {
       if (Open >= 0 && P.Steps[Open].Group.Numel != N.numel())
@@ -107,31 +130,45 @@ RegionPlan planRegion(const Graph &G, const std::vector<int> &LiveOuts) {
     GroupOf[I] = static_cast<int>(P.Steps.size() - 1);
   }
 
-  // Wire groups: what they load and what must leave registers.
-  std::vector<int> LastUse(NV, -1);
-  for (size_t S = 0; S < P.Steps.size(); ++S) {
+  // Wire groups: what they load (directly or through their preamble) and
+  // what must leave registers.
+  auto Reads = [&](int S, std::vector<int> *Preamble) {
     const Step &St = P.Steps[S];
-    std::vector<int> Ids =
-        St.IsFused ? St.Group.Nodes : std::vector<int>{St.NodeId};
-    for (int Id : Ids)
+    std::vector<int> Ext;
+    std::set<int> Pre;
+    std::function<void(int)> Visit = [&](int A) {
+      if (A < 0)
+        return;
+      if (Uniform[A]) {
+        if (Pre.insert(A).second)
+          for (int B : G.Nodes[A].Args)
+            Visit(B);
+        return;
+      }
+      if (GroupOf[A] != S && std::find(Ext.begin(), Ext.end(), A) == Ext.end())
+        Ext.push_back(A);
+    };
+    for (int Id : St.IsFused ? St.Group.Nodes : std::vector<int>{St.NodeId})
       for (int A : G.Nodes[Id].Args)
-        if (A >= 0 && GroupOf[A] != int(S))
-          LastUse[A] = std::max(LastUse[A], int(S));
-  }
+        Visit(A);
+    if (Preamble)
+      Preamble->assign(Pre.begin(), Pre.end()); // Ids are in program order.
+    return Ext;
+  };
+  std::vector<int> LastUse(NV, -1);
+  for (size_t S = 0; S < P.Steps.size(); ++S)
+    for (int A : Reads(static_cast<int>(S), nullptr))
+      LastUse[A] = std::max(LastUse[A], int(S));
   for (size_t S = 0; S < P.Steps.size(); ++S) {
     Step &St = P.Steps[S];
     if (!St.IsFused)
       continue;
     FusedGroup &Grp = St.Group;
-    std::set<int> Seen;
-    for (int Id : Grp.Nodes)
-      for (int A : G.Nodes[Id].Args)
-        if (A >= 0 && GroupOf[A] != int(S) && Seen.insert(A).second)
-          Grp.Inputs.push_back(A);
+    Grp.Inputs = Reads(static_cast<int>(S), &Grp.Preamble);
     for (int Id : Grp.Nodes)
       if (Live[Id] || LastUse[Id] > int(S))
         Grp.Outputs.push_back(Id);
-    int Ops = static_cast<int>(Grp.Nodes.size());
+    int Ops = static_cast<int>(Grp.Nodes.size() + Grp.Preamble.size());
     St.Name = Ops > 1 ? "fused" + std::to_string(Ops)
                       : opName(G.Nodes[Grp.Nodes[0]].Kind);
   }

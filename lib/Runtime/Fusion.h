@@ -27,6 +27,9 @@ using KernelFn = void (*)(void **Bufs, const double *Scalars, int64_t Begin,
 struct FusedGroup {
   /// Node ids in order; a whole-tensor reduction can only come last.
   std::vector<int> Nodes;
+  /// One-element values computed once, before the loop, from broadcast
+  /// inputs and scalars.
+  std::vector<int> Preamble;
   /// Values read from buffers; those with one element are broadcast.
   std::vector<int> Inputs;
   /// Values written to buffers (needed by later steps or by the program).

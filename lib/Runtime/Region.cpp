@@ -167,7 +167,7 @@ void executeRegion(Graph &G) {
         Bufs.push_back(Vals[V]);
       for (int V : Grp.Outputs)
         Bufs.push_back(Vals[V]);
-      NumOps = static_cast<int>(Grp.Nodes.size());
+      NumOps = static_cast<int>(Grp.Nodes.size() + Grp.Preamble.size());
       std::optional<ReductionInfo> Red;
       if (Grp.EndsInReduction) {
         int R = Grp.Nodes.back();

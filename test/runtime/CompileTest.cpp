@@ -331,3 +331,25 @@ TEST(CompileTest, LargeKernelsSplitAcrossDeviceThreads) {
       N * (N - 1));
 }
 } // namespace
+
+namespace {
+TEST(CompileTest, OneElementValuesFoldIntoTheirConsumer) {
+  Tensor X = randn({4096}, kAccel, 21);
+  auto Fn = [](Tensor A) {
+    Tensor H = relu(A + 0.1);
+    Tensor M = H.mean();
+    Tensor Scale = where(M > 0.3, M * 2.0, -M); // One element: folded.
+    return tanh(H * Scale + 1.0);
+  };
+  Tensor Eager = Fn(X);
+  auto F = compile(Fn);
+  F(X);
+  synchronize();
+  reset_stats();
+  Tensor Fused = F(X);
+  synchronize();
+  EXPECT_EQ(stats().kernels, 2); // relu+mean, then the rest with its preamble.
+  EXPECT_EQ(stats().fused_kernels, 2);
+  expectNear(values(Fused), values(Eager));
+}
+} // namespace
