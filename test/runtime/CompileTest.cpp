@@ -353,3 +353,51 @@ TEST(CompileTest, OneElementValuesFoldIntoTheirConsumer) {
   expectNear(values(Fused), values(Eager));
 }
 } // namespace
+
+namespace {
+TEST(CompileTest, RandomLongChainsMatchEager) {
+  std::mt19937 Rng(7);
+  for (Device Dev : {kCPU, kAccel}) {
+    for (int Trial = 0; Trial < 20; ++Trial) {
+      std::vector<int> Ops(1 + Rng() % 10);
+      for (int &O : Ops)
+        O = Rng() % 7;
+      auto Fn = [&Ops](Tensor X, Tensor Y) {
+        Tensor T = X;
+        for (int O : Ops) {
+          switch (O) {
+          case 0:
+            T = T + Y;
+            break;
+          case 1:
+            T = T * 3 - 7;
+            break;
+          case 2:
+            T = relu(T);
+            break;
+          case 3:
+            T = -abs(T);
+            break;
+          case 4:
+            T = where(T >= Y, T, Y);
+            break;
+          case 5:
+            T = where(T == 0, 1, T);
+            break;
+          case 6:
+            T = (T > 2) + (T < Y);
+            break;
+          }
+        }
+        return std::make_pair(T, T.sum());
+      };
+      Tensor X = arange(301, Dev) - 150, Y = arange(301, Dev) * 2 - 300;
+      auto [E, ES] = Fn(X, Y);
+      auto [C, CS] = compile(Fn)(X, Y);
+      EXPECT_EQ(C.dtype(), E.dtype());
+      EXPECT_EQ(values(C), values(E)) << "trial " << Trial;
+      EXPECT_EQ(CS.item<int64_t>(), ES.item<int64_t>()) << "trial " << Trial;
+    }
+  }
+}
+} // namespace
