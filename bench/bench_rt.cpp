@@ -1,0 +1,259 @@
+//===- bench_rt.cpp - seam::rt benchmarks, all measured in one run --------===//
+//
+// 1. compiled vs eager seam::rt on pointwise chains of 2/4/8/16 ops;
+// 2. compiled seam::rt vs LibTorch CPU eager on the same chains;
+// 3. the fused kernel's bandwidth as a fraction of a STREAM triad;
+// 4. eager per-op host overhead and the item() round trip on an idle
+//    device; plus JIT compile time and first-call vs steady-state time.
+//
+//===----------------------------------------------------------------------===//
+
+#include <seam/rt.h>
+
+#ifdef SEAM_BENCH_TORCH
+#include <torch/torch.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace rt = seam::rt;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double usSince(Clock::time_point T) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - T).count();
+}
+
+/// Median wall time of Fn over Reps runs after one warm-up.
+double medianUs(int Reps, const std::function<void()> &Fn) {
+  Fn();
+  std::vector<double> T;
+  for (int I = 0; I < Reps; ++I) {
+    auto B = Clock::now();
+    Fn();
+    T.push_back(usSince(B));
+  }
+  std::sort(T.begin(), T.end());
+  return T[T.size() / 2];
+}
+
+/// The chain: cycles through scalar mul, add of a second tensor, relu and
+/// scalar sub, so that every op reads or writes a full tensor when eager.
+template <typename T, typename Relu> T chain(T X, const T &Y, int Ops, Relu R) {
+  for (int I = 0; I < Ops; ++I) {
+    switch (I % 4) {
+    case 0:
+      X = X * 1.0001;
+      break;
+    case 1:
+      X = X + Y;
+      break;
+    case 2:
+      X = R(X);
+      break;
+    case 3:
+      X = X - 0.25;
+      break;
+    }
+  }
+  return X;
+}
+
+rt::Tensor rtRelu(const rt::Tensor &X) { return rt::relu(X); }
+
+/// STREAM triad a = b + s*c on persistent threads (as many as the
+/// accelerator uses), released together by a spinning barrier so thread
+/// start-up is not timed.
+double triadGBs(int64_t N, unsigned Threads, int Reps) {
+  std::vector<float> A(N), B(N, 1.0f), C(N, 2.0f);
+  std::atomic<int> Go{0}, Finished{0};
+  const int Rounds = Reps + 1;
+  std::vector<double> Times;
+  std::vector<std::thread> Ts;
+  auto Part = [&](unsigned T) {
+    int64_t Begin = N * T / Threads, End = N * (T + 1) / Threads;
+    float *PA = A.data();
+    const float *PB = B.data(), *PC = C.data();
+    for (int64_t I = Begin; I < End; ++I)
+      PA[I] = PB[I] + 3.0f * PC[I];
+  };
+  for (unsigned T = 1; T < Threads; ++T)
+    Ts.emplace_back([&, T] {
+      for (int R = 1; R <= Rounds; ++R) {
+        while (Go.load(std::memory_order_acquire) < R)
+          std::this_thread::yield();
+        Part(T);
+        Finished.fetch_add(1, std::memory_order_acq_rel);
+      }
+    });
+  for (int R = 1; R <= Rounds; ++R) {
+    auto Begin = Clock::now();
+    Go.store(R, std::memory_order_release);
+    Part(0);
+    while (Finished.load(std::memory_order_acquire) < int(R * (Threads - 1)))
+      std::this_thread::yield();
+    if (R > 1)
+      Times.push_back(usSince(Begin));
+  }
+  for (auto &T : Ts)
+    T.join();
+  std::sort(Times.begin(), Times.end());
+  return 3.0 * 4 * N / (Times[Times.size() / 2] * 1e3);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  int Reps = Argc > 1 ? std::atoi(Argv[1]) : 7;
+  unsigned Threads = std::thread::hardware_concurrency();
+  if (const char *Env = std::getenv("SEAM_RT_THREADS"))
+    Threads = std::max(1, std::atoi(Env));
+#ifdef SEAM_BENCH_TORCH
+  torch::set_num_threads(Threads);
+  std::printf("# threads: seam::rt device %u, LibTorch %d\n", Threads,
+              torch::get_num_threads());
+#else
+  std::printf("# threads: seam::rt device %u (LibTorch not built)\n", Threads);
+#endif
+
+  std::printf("\n## 1-2. pointwise chains, median of %d, us per call\n", Reps);
+  std::printf("%9s %4s %11s %11s %11s %9s %9s %10s %7s\n", "elements", "ops",
+              "rt eager", "rt compiled", "torch", "c/eager", "c/torch",
+              "fused GB/s", "%triad");
+  for (int64_t N : {int64_t(1) << 20, int64_t(1) << 22, int64_t(1) << 24}) {
+    double Triad = triadGBs(N, Threads, Reps);
+    rt::Tensor X = rt::randn({N}, rt::kAccel, 1);
+    rt::Tensor Y = rt::randn({N}, rt::kAccel, 2);
+#ifdef SEAM_BENCH_TORCH
+    torch::Tensor TX = torch::randn({N}), TY = torch::randn({N});
+#endif
+    for (int Ops : {2, 4, 8, 16}) {
+      auto Compiled = rt::compile([Ops](rt::Tensor A, rt::Tensor B) {
+        return chain(A, B, Ops, rtRelu);
+      });
+      double Eager = medianUs(Reps, [&] {
+        rt::Tensor R = chain(X, Y, Ops, rtRelu);
+        rt::synchronize();
+      });
+      double Comp = medianUs(Reps, [&] {
+        rt::Tensor R = Compiled(X, Y);
+        rt::synchronize();
+      });
+      // Kernel-only time of the fused kernel, from the device timeline.
+      // The first burst of Reps calls in flight faults in fresh output
+      // buffers; measure the second.
+      for (int Round = 0; Round < 2; ++Round) {
+        rt::synchronize();
+        rt::reset_stats();
+        for (int I = 0; I < Reps; ++I)
+          Compiled(X, Y);
+        rt::synchronize();
+      }
+      double KernelUs = rt::stats().device_busy_us / Reps;
+      double GBs = 3.0 * 4 * N / (KernelUs * 1e3);
+      double Torch = 0;
+#ifdef SEAM_BENCH_TORCH
+      // Let the idle accelerator stop polling so it does not compete with
+      // LibTorch's threads.
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      Torch = medianUs(Reps, [&] {
+        torch::Tensor R = chain(
+            TX, TY, Ops, [](const torch::Tensor &T) { return torch::relu(T); });
+      });
+#endif
+      std::printf(
+          "%9lld %4d %11.0f %11.0f %11.0f %8.2fx %8.2fx %10.1f %6.0f%%\n",
+          (long long)N, Ops, Eager, Comp, Torch, Eager / Comp,
+          Torch > 0 ? Torch / Comp : 0.0, GBs, 100 * GBs / Triad);
+    }
+    std::printf("%9lld triad %.1f GB/s\n", (long long)N, Triad);
+  }
+
+  // Inputs of a shape not seen above, so the first call compiles.
+  std::printf("\n## 3. JIT: first call vs steady state (1M elements)\n");
+  {
+    int64_t N = 1 << 20;
+    rt::Tensor X = rt::randn({N}, rt::kAccel, 1),
+               Y = rt::randn({N}, rt::kAccel, 2);
+    for (int Ops : {2, 16}) {
+      auto Fresh = rt::compile([Ops](rt::Tensor A, rt::Tensor B) {
+        return chain(A, B, Ops, rtRelu);
+      });
+      rt::synchronize();
+      auto B = Clock::now();
+      Fresh(X.reshape({N / 2, 2}), Y.reshape({N / 2, 2}));
+      rt::synchronize();
+      double First = usSince(B);
+      double Steady = medianUs(Reps, [&] {
+        Fresh(X.reshape({N / 2, 2}), Y.reshape({N / 2, 2}));
+        rt::synchronize();
+      });
+      std::printf("ops %2d: first call %.0f us, steady %.0f us, compile ~%.0f "
+                  "us\n",
+                  Ops, First, Steady, First - Steady);
+    }
+  }
+
+  std::printf("\n## 4. host overheads\n");
+  {
+    rt::Tensor T = rt::zeros({1}, rt::kAccel);
+    rt::synchronize();
+    const int Ops = 20000;
+    auto B = Clock::now();
+    for (int I = 0; I < Ops; ++I)
+      T = T + 1.0;
+    double PerOp = usSince(B) / Ops;
+    rt::synchronize();
+    std::printf("eager enqueue: %.2f us per op (%d ops)\n", PerOp, Ops);
+
+    std::vector<double> Trips;
+    for (int I = 0; I < 50; ++I) {
+      rt::synchronize();
+      // An idle device: nothing queued for 2 ms (the worker still polls).
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      auto S = Clock::now();
+      volatile float V = T.item<float>();
+      (void)V;
+      Trips.push_back(usSince(S));
+    }
+    std::sort(Trips.begin(), Trips.end());
+    std::printf("item() round trip on an idle device: median %.1f us, p90 "
+                "%.1f us\n",
+                Trips[Trips.size() / 2], Trips[Trips.size() * 9 / 10]);
+    std::vector<double> Cold;
+    for (int I = 0; I < 20; ++I) {
+      rt::synchronize();
+      // Past the worker's 10 ms poll window: it sleeps on a futex.
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      auto S = Clock::now();
+      volatile float V = T.item<float>();
+      (void)V;
+      Cold.push_back(usSince(S));
+    }
+    std::sort(Cold.begin(), Cold.end());
+    std::printf("item() round trip on a sleeping device (30 ms idle): median "
+                "%.1f us\n",
+                Cold[Cold.size() / 2]);
+    std::vector<double> Warm;
+    for (int I = 0; I < 200; ++I) {
+      rt::synchronize();
+      auto S = Clock::now();
+      volatile float V = T.item<float>();
+      (void)V;
+      Warm.push_back(usSince(S));
+    }
+    std::sort(Warm.begin(), Warm.end());
+    std::printf("item() round trip right after a sync: median %.1f us\n",
+                Warm[Warm.size() / 2]);
+  }
+  return 0;
+}

@@ -1,0 +1,278 @@
+//===- Device.cpp - Device worker, FIFO stream and host synchronization ---===//
+
+#include "Device.h"
+#include "Internal.h"
+#include "Telemetry.h"
+
+#include <cstdlib>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define SEAM_CPU_RELAX() _mm_pause()
+#else
+#define SEAM_CPU_RELAX() std::this_thread::yield()
+#endif
+
+namespace seam::rt::detail {
+
+namespace {
+// Like a GPU polling its doorbell, the worker keeps polling its queue for a
+// while after the last task (spinning, then yielding), so a host that
+// enqueues again soon, or waits on item(), needs no futex wake-up. After
+// WorkerPoll it sleeps and stops using the CPU.
+constexpr auto WorkerSpin = std::chrono::microseconds(50);
+std::chrono::microseconds workerPoll() {
+  if (const char *Env = std::getenv("SEAM_RT_POLL_US"))
+    return std::chrono::microseconds(std::atoi(Env));
+  return std::chrono::microseconds(10000);
+}
+// The host spins only for the last task it waits on (typically the copy
+// back of item()), never while long kernels are still queued, so it does not
+// steal a core from the device's threads.
+constexpr auto HostSpin = std::chrono::microseconds(200);
+
+unsigned helperCount() {
+  if (const char *Env = std::getenv("SEAM_RT_THREADS")) {
+    int N = std::atoi(Env);
+    return N > 1 ? static_cast<unsigned>(N - 1) : 0;
+  }
+  unsigned HW = std::thread::hardware_concurrency();
+  return HW > 1 ? std::min(HW - 1, 7u) : 0;
+}
+} // namespace
+
+DeviceStream &DeviceStream::get() {
+  // Leaked on purpose; the atexit hook stops the threads, and buffers freed
+  // during static destruction never need the stream.
+  static DeviceStream *S = [] {
+    auto *Stream = new DeviceStream();
+    std::atexit([] {
+      DeviceStream::get().shutdown();
+      Telemetry::get().flush();
+    });
+    return Stream;
+  }();
+  return *S;
+}
+
+DeviceStream::DeviceStream() {
+  Worker = std::thread([this] { workerLoop(); });
+  unsigned N = helperCount();
+  for (unsigned I = 0; I < N; ++I)
+    Helpers.emplace_back([this, I] { helperLoop(I); });
+}
+
+void DeviceStream::enqueue(std::string Name, bool IsKernel, int NumOps,
+                           std::function<void()> Fn) {
+  if (IsKernel) {
+    Telemetry::get().count(Counter::Kernels);
+    if (NumOps > 1)
+      Telemetry::get().count(Counter::FusedKernels);
+  }
+  Task T{std::move(Name), IsKernel, NumOps, std::move(Fn)};
+  std::unique_lock<std::mutex> L(M);
+  if (Stopped) {
+    L.unlock();
+    runTask(T);
+    return;
+  }
+  Queue.push_back(std::move(T));
+  ++Submitted;
+  Pushed.store(Submitted, std::memory_order_release);
+  if (WorkerSleeping)
+    WorkCV.notify_one();
+}
+
+void DeviceStream::runTask(Task &T) {
+  auto Begin = Clock::now();
+  try {
+    T.Fn();
+  } catch (...) {
+    std::lock_guard<std::mutex> L(M);
+    if (!Failure)
+      Failure = std::current_exception();
+  }
+  auto End = Clock::now();
+  Telemetry::get().deviceSpan(T.Name, Begin, End, T.NumOps, T.IsKernel);
+  // Release captured buffers on the device side, before the host can
+  // observe completion.
+  T.Fn = nullptr;
+}
+
+namespace {
+thread_local bool OnWorker = false;
+} // namespace
+
+namespace {
+// Below this many elements a split costs more than it saves.
+constexpr int64_t Grain = 1 << 16;
+} // namespace
+
+void parallelRange(int64_t N, const std::function<void(int64_t, int64_t)> &Fn) {
+  if (OnWorker)
+    DeviceStream::get().parallelFor(N, Grain, Fn);
+  else
+    Fn(0, N);
+}
+
+unsigned parallelParts(int64_t N) {
+  return OnWorker ? DeviceStream::get().partsFor(N, Grain) : 1;
+}
+
+void DeviceStream::workerLoop() {
+  OnWorker = true;
+  const auto Poll = workerPoll();
+  uint64_t Ran = 0;
+  for (;;) {
+    if (Pushed.load(std::memory_order_acquire) == Ran) {
+      auto Start = Clock::now();
+      auto SpinUntil = Start + WorkerSpin, PollUntil = Start + Poll;
+      for (;;) {
+        if (Pushed.load(std::memory_order_acquire) != Ran)
+          break;
+        auto Now = Clock::now();
+        if (Now >= PollUntil)
+          break;
+        if (Now < SpinUntil)
+          SEAM_CPU_RELAX();
+        else
+          std::this_thread::yield();
+      }
+    }
+    Task T;
+    {
+      std::unique_lock<std::mutex> L(M);
+      WorkerSleeping = true;
+      WorkCV.wait(L, [&] { return !Queue.empty() || Stopped; });
+      WorkerSleeping = false;
+      if (Queue.empty())
+        return;
+      T = std::move(Queue.front());
+      Queue.pop_front();
+    }
+    runTask(T);
+    ++Ran;
+    Done.store(Ran, std::memory_order_release);
+    std::lock_guard<std::mutex> L(M);
+    if (HostWaiting)
+      DoneCV.notify_all();
+  }
+}
+
+void DeviceStream::synchronize(bool CountAsSync) {
+  if (CountAsSync)
+    Telemetry::get().count(Counter::Syncs);
+  uint64_t Target;
+  {
+    std::lock_guard<std::mutex> L(M);
+    Target = Submitted;
+  }
+  auto Begin = Clock::now();
+  auto Finished = [&] {
+    return Done.load(std::memory_order_acquire) >= Target;
+  };
+  if (!Finished()) {
+    if (Target - Done.load(std::memory_order_acquire) > 1) {
+      std::unique_lock<std::mutex> L(M);
+      HostWaiting = true;
+      DoneCV.wait(L, [&] {
+        return Done.load(std::memory_order_acquire) + 1 >= Target || Stopped;
+      });
+      HostWaiting = false;
+    }
+    auto Until = Clock::now() + HostSpin;
+    while (!Finished() && Clock::now() < Until)
+      SEAM_CPU_RELAX();
+    if (!Finished()) {
+      std::unique_lock<std::mutex> L(M);
+      HostWaiting = true;
+      DoneCV.wait(L, [&] { return Finished() || Stopped; });
+      HostWaiting = false;
+    }
+  }
+  auto End = Clock::now();
+  if (CountAsSync)
+    Telemetry::get().hostSpan("sync", "sync", Begin, End, /*IsWait=*/true);
+  std::exception_ptr F;
+  {
+    std::lock_guard<std::mutex> L(M);
+    std::swap(F, Failure);
+  }
+  if (F)
+    std::rethrow_exception(F);
+}
+
+void DeviceStream::shutdown() {
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (Stopped)
+      return;
+    Stopped = true;
+    WorkCV.notify_all();
+  }
+  // The worker drains the queue before it sees Stopped with nothing left.
+  Worker.join();
+  {
+    std::lock_guard<std::mutex> L(HM);
+    Job = nullptr;
+    ++Generation;
+    HelperCV.notify_all();
+  }
+  for (std::thread &H : Helpers)
+    H.join();
+  Helpers.clear();
+}
+
+void DeviceStream::helperLoop(unsigned Index) {
+  uint64_t Seen = 0;
+  for (;;) {
+    std::unique_lock<std::mutex> L(HM);
+    HelperCV.wait(L, [&] { return Generation != Seen; });
+    Seen = Generation;
+    const auto *Fn = Job;
+    if (!Fn)
+      return;
+    int64_t N = JobN;
+    unsigned Parts = JobParts;
+    L.unlock();
+    unsigned Part = Index + 1;
+    if (Part < Parts)
+      (*Fn)(N *Part / Parts, N * (Part + 1) / Parts);
+    L.lock();
+    if (--HelpersBusy == 0)
+      HelperDoneCV.notify_one();
+  }
+}
+
+unsigned DeviceStream::partsFor(int64_t N, int64_t Grain) const {
+  int64_t P =
+      std::min<int64_t>(Helpers.size() + 1, N / std::max<int64_t>(Grain, 1));
+  return static_cast<unsigned>(std::max<int64_t>(P, 1));
+}
+
+void DeviceStream::parallelFor(
+    int64_t N, int64_t Grain, const std::function<void(int64_t, int64_t)> &Fn) {
+  unsigned Parts = partsFor(N, Grain);
+  if (Parts <= 1) {
+    Fn(0, N);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> L(HM);
+    Job = &Fn;
+    JobN = N;
+    JobParts = Parts;
+    HelpersBusy = static_cast<unsigned>(Helpers.size());
+    ++Generation;
+    HelperCV.notify_all();
+  }
+  Fn(0, N / Parts);
+  std::unique_lock<std::mutex> L(HM);
+  HelperDoneCV.wait(L, [&] { return HelpersBusy == 0; });
+}
+
+} // namespace seam::rt::detail
+
+namespace seam::rt {
+void synchronize() { detail::DeviceStream::get().synchronize(); }
+} // namespace seam::rt

@@ -1,0 +1,86 @@
+//===- Device.h - The virtual accelerator: a worker draining a FIFO stream ===//
+//
+// Use this to put work on the accelerator. The host only enqueues; the one
+// worker thread runs tasks in order. synchronize() is the only way for the
+// host to wait, so every wait is counted and timed in one place.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEAM_RT_DEVICE_H
+#define SEAM_RT_DEVICE_H
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace seam::rt::detail {
+
+class DeviceStream {
+public:
+  static DeviceStream &get();
+
+  /// Queues Fn. Kernels (as opposed to copies) are counted in stats();
+  /// NumOps > 1 marks a fused kernel.
+  void enqueue(std::string Name, bool IsKernel, int NumOps,
+               std::function<void()> Fn);
+  /// Blocks the host until every queued task has run; counted as a sync.
+  /// Rethrows the first failure of a device task.
+  void synchronize(bool CountAsSync = true);
+  /// Drains and stops the worker; later tasks run inline on the host.
+  void shutdown();
+
+  /// Runs Fn(Begin, End) over [0, N) on the worker and its helpers. Call
+  /// only from device tasks.
+  void parallelFor(int64_t N, int64_t Grain,
+                   const std::function<void(int64_t, int64_t)> &Fn);
+  /// How many parts parallelFor splits N elements into; part P covers
+  /// [N * P / Parts, N * (P + 1) / Parts).
+  unsigned partsFor(int64_t N, int64_t Grain) const;
+
+private:
+  DeviceStream();
+  struct Task {
+    std::string Name;
+    bool IsKernel = false;
+    int NumOps = 1;
+    std::function<void()> Fn;
+  };
+  void workerLoop();
+  void helperLoop(unsigned Index);
+  void runTask(Task &T);
+
+  std::mutex M;
+  std::condition_variable WorkCV;
+  std::condition_variable DoneCV;
+  std::deque<Task> Queue;
+  bool Stopped = false;
+  bool WorkerSleeping = false;
+  bool HostWaiting = false;
+  std::exception_ptr Failure;
+  uint64_t Submitted = 0; // Host-only.
+  std::atomic<uint64_t> Done{0};
+  std::atomic<uint64_t> Pushed{0};
+  std::thread Worker;
+
+  // Helpers split large kernels; they wait on a generation counter.
+  std::mutex HM;
+  std::condition_variable HelperCV;
+  std::condition_variable HelperDoneCV;
+  uint64_t Generation = 0;
+  unsigned HelpersBusy = 0;
+  const std::function<void(int64_t, int64_t)> *Job = nullptr;
+  int64_t JobN = 0;
+  unsigned JobParts = 1;
+  std::vector<std::thread> Helpers;
+};
+
+} // namespace seam::rt::detail
+
+#endif // SEAM_RT_DEVICE_H
