@@ -92,6 +92,18 @@ int main(int Argc, char **Argv) {
                     "never. Default: auto")
       ->check(CLI::IsMember({"auto", "always", "never"}));
 
+  Check->add_option("--profile", Opts.Profile,
+                    "Device profile for cost estimates: a bundled name (h100, "
+                    "h200, a100, l4, seamrt-local) or a JSON file "
+                    "(docs/cost-model.md). Default: h100");
+  Check->add_option("--shape", Opts.Shapes,
+                    "Shape hint NAME=DIMS[:DTYPE] for a variable or parameter "
+                    "(e.g. x=64x1024:f16), used to size materialized "
+                    "intermediates. Repeatable");
+  Check->add_flag("--summary", Opts.Summary,
+                  "After the results, print a table of compiled regions and "
+                  "hot loops ranked by estimated cost (text format)");
+
   std::string RuleId;
   CLI::App *Explain = App.add_subcommand(
       "explain", "Describe a rule: what it finds, why it costs, how to fix");

@@ -58,6 +58,8 @@ ApiModel::ApiModel(RulePack P) : Pack(std::move(P)) {
     DeviceNames[N] = Residency::Device;
   for (const auto &[Name, Class] : Pack.Ops)
     Ops[Name] = Class;
+  for (const auto &[Name, Bytes] : Pack.DtypeBytes)
+    Dtypes[Name] = Bytes;
   for (const auto &R : Pack.Triggers) {
     switch (R.Kind) {
     case CallKind::Method:
@@ -357,6 +359,12 @@ ApiModel::matchTrigger(const CallExpr *CE) const {
 
 std::optional<OpClass> ApiModel::opClass(llvm::StringRef Name) const {
   if (auto It = Ops.find(Name); It != Ops.end())
+    return It->second;
+  return std::nullopt;
+}
+
+std::optional<double> ApiModel::dtypeBytes(llvm::StringRef Name) const {
+  if (auto It = Dtypes.find(Name); It != Dtypes.end())
     return It->second;
   return std::nullopt;
 }

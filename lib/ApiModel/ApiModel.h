@@ -75,6 +75,8 @@ public:
   std::optional<TriggerMatch> matchTrigger(const clang::CallExpr *CE) const;
 
   std::optional<OpClass> opClass(llvm::StringRef Name) const;
+  /// Element size of a dtype named in code or in a --shape hint.
+  std::optional<double> dtypeBytes(llvm::StringRef Name) const;
 
 private:
   bool recordMatches(const clang::CXXRecordDecl *RD,
@@ -91,6 +93,7 @@ private:
       BoolDtype, Meta, Annot, Compile, HotMethod;
   llvm::StringMap<Residency> DeviceNames;
   llvm::StringMap<OpClass> Ops;
+  llvm::StringMap<double> Dtypes;
   llvm::StringMap<std::vector<const TriggerRule *>> MethodRules, FunctionRules,
       OperatorRules;
   mutable llvm::DenseMap<const clang::CXXRecordDecl *, bool> TensorCache,

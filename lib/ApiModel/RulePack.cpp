@@ -246,7 +246,8 @@ llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
   P.Path = Path.str();
   if (!R.checkKeys(J, "",
                    {"name", "formatVersion", "description", "types",
-                    "triggers", "metadata", "residency", "regions", "ops"}))
+                    "triggers", "metadata", "residency", "regions", "ops",
+                    "dtypes"}))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
   P.Name = R.string(J, "", "name", true);
@@ -294,6 +295,17 @@ llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
   }
   if (auto It = J.find("ops"); It != J.end() && !R.Error)
     readOps(R, *It, P);
+  if (auto It = J.find("dtypes"); It != J.end() && !R.Error) {
+    if (!It->is_object())
+      R.fail("dtypes", "expected an object of dtype name -> bytes");
+    else
+      for (auto D = It->begin(); D != It->end() && !R.Error; ++D) {
+        if (!D->is_number() || D->get<double>() <= 0)
+          R.fail("dtypes." + D.key(), "expected a positive number of bytes");
+        else
+          P.DtypeBytes.emplace_back(D.key(), D->get<double>());
+      }
+  }
   if (R.Error)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
@@ -339,6 +351,7 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.CaptureSpans, From.CaptureSpans);
   Append(Into.HotMethods, From.HotMethods);
   Append(Into.Ops, From.Ops);
+  Append(Into.DtypeBytes, From.DtypeBytes);
 }
 
 } // namespace seam

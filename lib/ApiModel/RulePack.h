@@ -91,6 +91,9 @@ struct RulePack {
 
   // Op classes for the cost model: name -> class.
   std::vector<std::pair<std::string, OpClass>> Ops;
+  // Element sizes in bytes by dtype name; "default" for tensors made
+  // without a dtype.
+  std::vector<std::pair<std::string, double>> DtypeBytes;
 };
 
 /// Parses one pack from JSON text; \p Path names it in errors.

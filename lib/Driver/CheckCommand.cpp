@@ -71,6 +71,23 @@ int runCheck(const CheckOptions &Opts) {
     }
   ApiModel Api(std::move(Merged));
 
+  CostOptions Cost;
+  {
+    llvm::SmallString<256> ProfilesDir(Opts.RulesDir);
+    llvm::sys::path::append(ProfilesDir, "profiles");
+    llvm::Expected<DeviceProfile> P = loadProfile(Opts.Profile, ProfilesDir);
+    if (!P) {
+      errorLine("invalid profile: " + llvm::toString(P.takeError()));
+      return 2;
+    }
+    Cost.Profile = std::move(*P);
+  }
+  for (const std::string &S : Opts.Shapes)
+    if (auto Err = parseShapeHint(S, Api, Cost.Hints)) {
+      errorLine("invalid --shape '" + S + "': " + *Err);
+      return 2;
+    }
+
   std::string Warning;
   auto DB = makeCompilationDatabase(Opts.Frontend, Warning);
   if (!DB) {
@@ -98,6 +115,7 @@ int runCheck(const CheckOptions &Opts) {
         std::vector<TriggerSite> Sites = findTriggerSites(Ctx, Api, Regions);
         std::vector<Finding> Fs =
             findHazards(Ctx, Api, Regions, Sites, Opts.Analysis);
+        estimateCosts(Ctx, Api, Regions, Sites, Fs, Cost, R.Summary);
         R.Findings.insert(R.Findings.end(),
                           std::make_move_iterator(Fs.begin()),
                           std::make_move_iterator(Fs.end()));
@@ -115,9 +133,15 @@ int runCheck(const CheckOptions &Opts) {
   bool Color = Opts.Color == CheckOptions::ColorMode::Always ||
                (Opts.Color == CheckOptions::ColorMode::Auto && !File &&
                 llvm::outs().has_colors());
+  std::stable_sort(R.Summary.begin(), R.Summary.end(),
+                   [](const SummaryRow &A, const SummaryRow &B) {
+                     return A.Rank > B.Rank;
+                   });
   switch (Opts.Format) {
   case OutputFormat::Text:
     writeText(OS, R, Color);
+    if (Opts.Summary)
+      writeSummary(OS, R);
     break;
   case OutputFormat::Json:
     writeJson(OS, R);

@@ -8,6 +8,7 @@
 #ifndef SEAM_DRIVER_CHECKCOMMAND_H
 #define SEAM_DRIVER_CHECKCOMMAND_H
 
+#include "Cost/CostModel.h"
 #include "Frontend/Frontend.h"
 #include "Hazards/HazardFinder.h"
 #include "Report/Reporters.h"
@@ -30,6 +31,9 @@ struct CheckOptions {
   std::string OutputPath; ///< "" = stdout
   std::optional<Level> FailOn = Level::Warning; ///< nullopt = never fail
   enum class ColorMode { Auto, Always, Never } Color = ColorMode::Auto;
+  std::string Profile = "h100"; ///< --profile: bundled name or path
+  std::vector<std::string> Shapes; ///< --shape NAME=DIMS[:DTYPE]
+  bool Summary = false;            ///< --summary
 };
 
 /// Directory holding the default rule packs, searched next to \p Argv0.

@@ -8,6 +8,7 @@
 #ifndef SEAM_HAZARDS_FINDING_H
 #define SEAM_HAZARDS_FINDING_H
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,18 @@ inline const char *levelName(Level L) {
     return "error";
   }
   return "warning";
+}
+
+/// "12.3 us", "4.56 ms", "1.2 s": times as the cost model prints them.
+inline std::string formatMicros(double Micros) {
+  char Buf[32];
+  if (Micros >= 1e6)
+    std::snprintf(Buf, sizeof(Buf), "%.3g s", Micros / 1e6);
+  else if (Micros >= 1e3)
+    std::snprintf(Buf, sizeof(Buf), "%.3g ms", Micros / 1e3);
+  else
+    std::snprintf(Buf, sizeof(Buf), "%.3g us", Micros);
+  return Buf;
 }
 
 struct SourcePoint {
@@ -75,6 +88,25 @@ struct Finding {
   std::string Api;       ///< "'.item()'", "'<<'", ...
   std::string HotReason; ///< loop | forward | region | call | capture
   std::optional<CostEstimate> Cost;
+
+  /// Index of the trigger site in its TU's site list (for the cost model
+  /// of the same TU); not reported.
+  int SiteIndex = -1;
+};
+
+/// One line of the --summary table: a compiled region or a hot loop.
+struct SummaryRow {
+  std::string Kind; ///< "region" or "loop"
+  std::string Name; ///< region name, or the function holding the loop
+  SourcePoint Where;
+  unsigned Pieces = 1;
+  unsigned LaunchesBefore = 0, LaunchesAfter = 0;
+  unsigned Syncs = 0;
+  double MicrosPerExecution = 0;
+  std::optional<double> TripCount;
+  std::optional<double> MicrosTotal;
+  unsigned Rank = 0;
+  std::string Profile;
 };
 
 } // namespace seam

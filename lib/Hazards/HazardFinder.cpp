@@ -115,7 +115,7 @@ std::string hostSyncMessage(const TriggerSite &S, bool Capture) {
 
 std::string breakMessage(const TriggerSite &S, const std::string &Region) {
   return "graph break: " + actionPhrase(S) + " inside compiled region '" +
-         Region + "'; the region is cut in two here";
+         Region + "'";
 }
 
 std::vector<PathNote> toNotes(const SourceManager &SM, const LangOptions &LO,
@@ -203,9 +203,11 @@ std::vector<Finding> findHazards(ASTContext &Ctx, const ApiModel &Api,
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   std::vector<Finding> Out;
-  for (const TriggerSite &S : Sites) {
+  for (size_t I = 0; I < Sites.size(); ++I) {
+    const TriggerSite &S = Sites[I];
     SiteContext C = Regions.contextAt(S.Node, S.Match.Loc);
     Finding Base;
+    Base.SiteIndex = static_cast<int>(I);
     Base.Where = makePoint(SM, LO, S.Match.Loc, S.Call->getEndLoc());
     Base.Trigger = triggerName(S.Match.Rule->What).str();
     Base.Residency = residencyName(S.Where).str();

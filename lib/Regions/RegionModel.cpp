@@ -424,7 +424,9 @@ const CaptureSpan *RegionModel::captureAt(unsigned Node,
 std::vector<PathStep> RegionModel::pathTo(unsigned Node,
                                           Reach FunctionNode::*Which,
                                           PathStep::Kind RootKind,
-                                          unsigned &NumCalls) const {
+                                          unsigned &NumCalls,
+                                          std::vector<const LoopInfo *>
+                                              *SeedLoops) const {
   std::vector<PathStep> Rev;
   NumCalls = 0;
   unsigned Cur = Node;
@@ -446,6 +448,11 @@ std::vector<PathStep> RegionModel::pathTo(unsigned Node,
     const FunctionNode &Caller = Nodes[R.Pred];
     const CallSite &CS = Caller.Calls[R.PredCall];
     ++NumCalls;
+    // Loops around any call on the path repeat the site too.
+    if (SeedLoops)
+      for (const LoopInfo &L : Caller.Loops)
+        if (contains(L.Hot, CS.Loc))
+          SeedLoops->push_back(&L);
     Rev.push_back({PathStep::Call, CS.Loc,
                    CS.IsLambdaDefinition
                        ? "lambda defined here, in '" + Caller.Name + "'"
@@ -481,6 +488,7 @@ SiteContext RegionModel::contextAt(unsigned Node, SourceLocation Loc) const {
   });
   if (N.RegionReach.Reached) {
     C.Region = Nodes[N.RegionReach.Root].Name;
+    C.RegionRoot = Nodes[N.RegionReach.Root].FD;
     C.RegionPath = pathTo(Node, &FunctionNode::RegionReach,
                           PathStep::RegionRoot, C.RegionCalls);
   }
@@ -500,7 +508,7 @@ SiteContext RegionModel::contextAt(unsigned Node, SourceLocation Loc) const {
   } else if (N.HotReach.Reached) {
     C.Hot = true;
     C.HotPath = pathTo(Node, &FunctionNode::HotReach, PathStep::HotRoot,
-                       C.HotCalls);
+                       C.HotCalls, &C.SeedLoops);
   }
   return C;
 }

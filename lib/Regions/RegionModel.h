@@ -86,6 +86,10 @@ struct SiteContext {
   unsigned RegionCalls = 0, HotCalls = 0, CaptureCalls = 0;
   /// Loops enclosing the site inside its own function, innermost first.
   std::vector<const LoopInfo *> LocalLoops;
+  /// Loops around the calls on the path to the site's function.
+  std::vector<const LoopInfo *> SeedLoops;
+  /// The compiled region's root function, when Region is set.
+  const clang::FunctionDecl *RegionRoot = nullptr;
 };
 
 class RegionModel {
@@ -110,8 +114,9 @@ private:
   const LoopInfo *innermostLoop(unsigned Node, clang::SourceLocation L) const;
   const CaptureSpan *captureAt(unsigned Node, clang::SourceLocation L) const;
   std::vector<PathStep> pathTo(unsigned Node, Reach FunctionNode::*Which,
-                               PathStep::Kind RootKind,
-                               unsigned &Calls) const;
+                               PathStep::Kind RootKind, unsigned &Calls,
+                               std::vector<const LoopInfo *> *SeedLoops =
+                                   nullptr) const;
 
   clang::ASTContext &Ctx;
   const ApiModel &Api;

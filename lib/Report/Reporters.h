@@ -37,6 +37,7 @@ struct InputError {
 struct Report {
   std::vector<Finding> Findings;
   std::vector<InputError> Errors;
+  std::vector<SummaryRow> Summary;    ///< --summary rows, costliest first
   std::vector<std::string> RulePacks; ///< paths of the packs used
   std::string WorkDir;                ///< base for relative SARIF URIs
 };
@@ -44,6 +45,8 @@ struct Report {
 extern const char *const SeamVersion;
 
 void writeText(llvm::raw_ostream &OS, const Report &R, bool Color);
+/// The --summary table: compiled regions and hot loops by estimated cost.
+void writeSummary(llvm::raw_ostream &OS, const Report &R);
 void writeJson(llvm::raw_ostream &OS, const Report &R);
 void writeSarif(llvm::raw_ostream &OS, const Report &R);
 

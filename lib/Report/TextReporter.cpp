@@ -1,6 +1,8 @@
 //===- TextReporter.cpp - clang-style diagnostics --------------------------===//
 #include "Report/Reporters.h"
 
+#include <cstdio>
+
 namespace seam {
 
 static void caret(llvm::raw_ostream &OS, const SourcePoint &P, bool Color) {
@@ -54,6 +56,47 @@ void writeText(llvm::raw_ostream &OS, const Report &R, bool Color) {
       OS << N.Message << "\n";
       caret(OS, N.Where, Color);
     }
+  }
+}
+
+} // namespace seam
+
+namespace seam {
+
+static std::string pad(std::string S, size_t Width) {
+  if (S.size() < Width)
+    S.append(Width - S.size(), ' ');
+  return S + " ";
+}
+
+void writeSummary(llvm::raw_ostream &OS, const Report &R) {
+  if (R.Summary.empty()) {
+    OS << "summary: no compiled region or hot loop has results\n";
+    return;
+  }
+  OS << "summary (profile " << R.Summary.front().Profile
+     << "), most expensive first:\n";
+  OS << "  " << pad("rank", 4) << pad("kind", 6) << pad("name", 32)
+     << pad("pieces", 6) << pad("launches", 9) << pad("syncs", 5)
+     << pad("cost/exec", 10) << pad("trips", 7) << "total\n";
+  for (const SummaryRow &Row : R.Summary) {
+    std::string Launches = std::to_string(Row.LaunchesBefore) + " -> " +
+                           std::to_string(Row.LaunchesAfter);
+    std::string Name = Row.Name;
+    if (Name.size() > 32)
+      Name = Name.substr(0, 29) + "...";
+    bool Region = Row.Kind == "region";
+    OS << "  " << pad(std::to_string(Row.Rank), 4) << pad(Row.Kind, 6)
+       << pad(Name, 32) << pad(Region ? std::to_string(Row.Pieces) : "-", 6)
+       << pad(Region ? Launches : "-", 9) << pad(std::to_string(Row.Syncs), 5)
+       << pad(formatMicros(Row.MicrosPerExecution), 10)
+       << pad(Row.TripCount
+                  ? std::to_string(static_cast<long long>(*Row.TripCount))
+                  : "?",
+              7)
+       << (Row.MicrosTotal ? formatMicros(*Row.MicrosTotal) : "-") << "\n";
+    OS << "       at " << Row.Where.File << ":" << Row.Where.Line << ":"
+       << Row.Where.Column << "\n";
   }
 }
 

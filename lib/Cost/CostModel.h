@@ -1,0 +1,38 @@
+//===- CostModel.h - What each graph break and host sync costs ------------===//
+//
+// Attaches a CostEstimate to every finding of one translation unit, from
+// the region's op sequence (OpModel), the fusion rule (Fusion) and a device
+// profile (Profile), and produces the --summary rows. Formulas and what is
+// and is not modelled: docs/cost-model.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_COST_COSTMODEL_H
+#define SEAM_COST_COSTMODEL_H
+
+#include "Cost/OpModel.h"
+#include "Cost/Profile.h"
+#include "Hazards/Finding.h"
+#include "Hazards/HazardFinder.h"
+#include "Regions/RegionModel.h"
+
+namespace seam {
+
+struct CostOptions {
+  DeviceProfile Profile;
+  ShapeHints Hints;
+};
+
+/// Fills Finding::Cost for \p Findings (those of this TU) and appends the
+/// TU's summary rows to \p Rows.
+void estimateCosts(clang::ASTContext &Ctx, const ApiModel &Api,
+                   const RegionModel &Regions,
+                   const std::vector<TriggerSite> &Sites,
+                   std::vector<Finding> &Findings, const CostOptions &Opts,
+                   std::vector<SummaryRow> &Rows);
+
+/// 0-100 from microseconds: 20 per decade, 1 s and more is 100.
+unsigned rankFromMicros(double Micros);
+
+} // namespace seam
+
+#endif

@@ -1,0 +1,343 @@
+//===- OpModel.cpp - The op sequence of a compiled region -----------------===//
+#include "Cost/OpModel.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+
+namespace seam {
+
+std::optional<std::string> parseShapeHint(llvm::StringRef Text,
+                                          const ApiModel &Api,
+                                          ShapeHints &Hints) {
+  auto [Name, Rest] = Text.split('=');
+  Name = Name.trim();
+  if (Name.empty() || Rest.empty())
+    return "expected NAME=DIMS[:DTYPE], e.g. x=64x1024:f16";
+  auto [Dims, Dtype] = Rest.split(':');
+  double Elements = 1;
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Dims.split(Parts, 'x');
+  for (llvm::StringRef D : Parts) {
+    uint64_t V = 0;
+    if (D.trim().getAsInteger(10, V))
+      return "'" + D.str() + "' is not a dimension (expected NAME=DIMS[:DTYPE])";
+    Elements *= static_cast<double>(V);
+  }
+  std::optional<double> Size =
+      Dtype.empty() ? Api.dtypeBytes("default") : Api.dtypeBytes(Dtype);
+  if (!Size)
+    return "unknown dtype '" + Dtype.str() + "'";
+  Hints[Name.str()] = Elements * *Size;
+  return std::nullopt;
+}
+
+static const Expr *strip(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+        C && C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
+      E = C->getArg(0);
+    if (E == Prev)
+      break;
+  }
+  return E;
+}
+
+static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx) {
+  if (!E || E->isValueDependent())
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  return std::nullopt;
+}
+
+std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
+  if (const auto *For = dyn_cast<ForStmt>(Loop)) {
+    // for (T i = A; i < B; ++i / i++ / i += C)
+    const VarDecl *IV = nullptr;
+    std::optional<int64_t> Start;
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+        DS && DS->isSingleDecl())
+      if ((IV = dyn_cast<VarDecl>(DS->getSingleDecl())))
+        Start = intValue(IV->getInit(), Ctx);
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!IV || !Start || !Cond)
+      return std::nullopt;
+    auto IsIV = [&](const Expr *E) {
+      const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return D && D->getDecl() == IV;
+    };
+    std::optional<int64_t> End;
+    BinaryOperatorKind Op = Cond->getOpcode();
+    if (IsIV(Cond->getLHS())) {
+      End = intValue(Cond->getRHS(), Ctx);
+    } else if (IsIV(Cond->getRHS())) {
+      End = intValue(Cond->getLHS(), Ctx);
+      Op = Op == BO_GT ? BO_LT : Op == BO_GE ? BO_LE : Op;
+    }
+    if (!End)
+      return std::nullopt;
+    int64_t Step = 0;
+    const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParenImpCasts()
+                                    : nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+        U && U->isIncrementOp() && IsIV(U->getSubExpr()))
+      Step = 1;
+    else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+             C && C->getOpcode() == BO_AddAssign && IsIV(C->getLHS()))
+      Step = intValue(C->getRHS(), Ctx).value_or(0);
+    if (Step <= 0)
+      return std::nullopt;
+    int64_t Span = *End - *Start;
+    if (Op == BO_LE)
+      Span += 1;
+    else if (Op != BO_LT && Op != BO_NE)
+      return std::nullopt;
+    return Span <= 0 ? 0.0 : static_cast<double>((Span + Step - 1) / Step);
+  }
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop)) {
+    // c10::irange(N) / irange(A, B), or a braced list / array of known size.
+    const Expr *Init = strip(Range->getRangeInit());
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(Init)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (FD && FD->getIdentifier() && FD->getName() == "irange") {
+        if (CE->getNumArgs() == 1)
+          if (auto N = intValue(CE->getArg(0), Ctx))
+            return static_cast<double>(std::max<int64_t>(*N, 0));
+        if (CE->getNumArgs() == 2) {
+          auto A = intValue(CE->getArg(0), Ctx), B = intValue(CE->getArg(1), Ctx);
+          if (A && B)
+            return static_cast<double>(std::max<int64_t>(*B - *A, 0));
+        }
+      }
+    }
+    if (const auto *IL = dyn_cast_or_null<InitListExpr>(Init))
+      return static_cast<double>(IL->getNumInits());
+    if (const auto *AT = Ctx.getAsConstantArrayType(
+            Range->getRangeInit()->getType()))
+      return static_cast<double>(AT->getSize().getZExtValue());
+  }
+  return std::nullopt;
+}
+
+std::optional<OpClass> OpModel::classify(const CallExpr *CE) const {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return std::nullopt;
+  std::string Name;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    if (Op->getOperator() == OO_Equal)
+      return std::nullopt; // rebinding a handle, not a kernel
+    if (const char *S = getOperatorSpelling(Op->getOperator()))
+      Name = std::string("operator") + S;
+  } else if (FD->getIdentifier()) {
+    Name = FD->getName().str();
+  }
+  if (auto C = Api.opClass(Name))
+    return C;
+  // An unclassified library call producing a tensor is one opaque kernel.
+  if (Api.isTensorType(CE->getType()) && Api.isLibraryDecl(FD) &&
+      !Api.isMetadata(Name) && !isa<CXXConstructorDecl>(FD))
+    return OpClass::Library;
+  return std::nullopt;
+}
+
+std::optional<double> OpModel::factoryBytes(const CallExpr *CE) {
+  if (CE->getNumArgs() == 0)
+    return std::nullopt;
+  double Elements = 1;
+  bool Found = false;
+  // The shape is the first argument: a braced list of constants.
+  const Expr *Shape = CE->getArg(0)->IgnoreImplicit();
+  llvm::SmallVector<const Expr *, 4> Dims;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+      Found = true;
+      for (const Expr *E : IL->inits())
+        Dims.push_back(E);
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Shape);
+  if (!Found) {
+    if (auto N = intValue(CE->getArg(0), Ctx)) // arange(n), randn(n)
+      Dims.push_back(CE->getArg(0));
+    else
+      return std::nullopt;
+  }
+  for (const Expr *D : Dims) {
+    auto V = intValue(D, Ctx);
+    if (!V)
+      return std::nullopt;
+    Elements *= static_cast<double>(*V);
+  }
+  double Size = Api.dtypeBytes("default").value_or(4);
+  for (const Expr *A : CE->arguments()) {
+    std::function<void(const Stmt *)> FindDtype = [&](const Stmt *S) {
+      if (!S)
+        return;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (DRE->getDecl()->getIdentifier())
+          if (auto B = Api.dtypeBytes(DRE->getDecl()->getName()))
+            Size = *B;
+      for (const Stmt *C : S->children())
+        FindDtype(C);
+    };
+    FindDtype(A);
+  }
+  return Elements * Size;
+}
+
+std::optional<double> OpModel::bytesOf(const Expr *E, unsigned Depth) {
+  if (Depth > 16)
+    return std::nullopt;
+  E = strip(E);
+  if (!E)
+    return std::nullopt;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DRE->getDecl();
+    if (D->getIdentifier())
+      if (auto It = Hints.find(D->getName().str()); It != Hints.end())
+        return It->second;
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() &&
+                                              !isa<ParmVarDecl>(VD))
+      return bytesOf(VD->getInit(), Depth + 1);
+    return std::nullopt;
+  }
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE || !CE->getDirectCallee())
+    return std::nullopt;
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (Api.isFactory(qualifiedName(FD)))
+    return factoryBytes(CE);
+  std::optional<OpClass> Class = classify(CE);
+  const Expr *Obj = nullptr;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    Obj = MC->getImplicitObjectArgument();
+  if (Class == OpClass::View && Obj)
+    return bytesOf(Obj, Depth + 1);
+  if (Class == OpClass::Reduction && Obj && CE->getNumArgs() == 0)
+    return Api.dtypeBytes("default"); // a whole-tensor reduction: a scalar
+  if (Class == OpClass::Pointwise) {
+    std::optional<double> Best;
+    auto Consider = [&](const Expr *X) {
+      if (X && Api.isTensorType(X->getType()))
+        if (auto B = bytesOf(X, Depth + 1))
+          Best = std::max(Best.value_or(0), *B);
+    };
+    Consider(Obj);
+    for (const Expr *A : CE->arguments())
+      Consider(A);
+    return Best;
+  }
+  return std::nullopt;
+}
+
+void OpModel::inlineCallee(const FunctionDecl *Callee, double Mult,
+                           bool PerIter, std::vector<OpEvent> &Out) {
+  for (OpEvent E : sequence(Callee)) {
+    E.Multiplicity *= Mult;
+    E.PerIteration |= PerIter;
+    Out.push_back(E);
+  }
+}
+
+void OpModel::collectCall(const CallExpr *CE, double Mult, bool PerIter,
+                          std::vector<OpEvent> &Out) {
+  if (Breaks.count(CE)) {
+    OpEvent E;
+    E.IsBreak = true;
+    E.Call = CE;
+    E.Multiplicity = Mult;
+    E.PerIteration = PerIter;
+    Out.push_back(E);
+    return;
+  }
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (Callee && Callee->hasBody(Def) && Def && !Api.isLibraryDecl(Def)) {
+    inlineCallee(Def, Mult, PerIter, Out);
+    return;
+  }
+  // A module holder's operator() runs Impl::forward.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
+      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+    if (const CXXRecordDecl *Impl =
+            Api.moduleHolderTarget(Op->getArg(0)->getType()))
+      for (const CXXMethodDecl *M : Impl->methods())
+        if (Api.isHotMethod(M) && M->hasBody(Def) && Def &&
+            !Api.isLibraryDecl(Def)) {
+          inlineCallee(Def, Mult, PerIter, Out);
+          return;
+        }
+  std::optional<OpClass> Class = classify(CE);
+  if (!Class || *Class == OpClass::View || *Class == OpClass::Host)
+    return;
+  OpEvent E;
+  E.Class = *Class;
+  E.Call = CE;
+  E.OutBytes = bytesOf(CE);
+  E.Multiplicity = Mult;
+  E.PerIteration = PerIter;
+  Out.push_back(E);
+}
+
+void OpModel::collect(const Stmt *S, double Mult, bool PerIter,
+                      std::vector<OpEvent> &Out) {
+  if (!S || isa<LambdaExpr>(S))
+    return;
+  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+      isa<CXXForRangeStmt>(S)) {
+    std::optional<double> Trip = constantTripCount(S, Ctx);
+    double Inner = Mult * Trip.value_or(1);
+    bool InnerPerIter = PerIter || !Trip;
+    if (const auto *For = dyn_cast<ForStmt>(S)) {
+      collect(For->getInit(), Mult, PerIter, Out);
+      collect(For->getCond(), Inner, InnerPerIter, Out);
+      collect(For->getBody(), Inner, InnerPerIter, Out);
+      collect(For->getInc(), Inner, InnerPerIter, Out);
+    } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) {
+      collect(Range->getRangeInit(), Mult, PerIter, Out);
+      collect(Range->getBody(), Inner, InnerPerIter, Out);
+    } else {
+      for (const Stmt *C : S->children())
+        collect(C, Inner, InnerPerIter, Out);
+    }
+    return;
+  }
+  for (const Stmt *C : S->children())
+    collect(C, Mult, PerIter, Out);
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    collectCall(CE, Mult, PerIter, Out);
+}
+
+const std::vector<OpEvent> &OpModel::sequence(const FunctionDecl *FD) {
+  if (auto It = Cache.find(FD); It != Cache.end())
+    return It->second;
+  std::vector<OpEvent> Out;
+  if (InProgress.insert(FD).second) { // recursion: an empty summary
+    collect(FD->getBody(), 1, false, Out);
+    InProgress.erase(FD);
+  }
+  return Cache[FD] = std::move(Out);
+}
+
+} // namespace seam

@@ -1,0 +1,84 @@
+//===- OpModel.h - The op sequence of a compiled region -------------------===//
+//
+// Collects, in program order, the tensor ops a compiled region launches and
+// the graph breaks among them, with calls to helpers in the same TU inlined
+// from per-function summaries (each function is summarized once). Each op
+// is classified by the rule pack (pointwise, reduction, library, view, ...)
+// and, where shapes are known from literal factory shapes or --shape hints,
+// carries the bytes of its result. The cost model turns this into pieces,
+// fusion groups and launches.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_COST_OPMODEL_H
+#define SEAM_COST_OPMODEL_H
+
+#include "ApiModel/ApiModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace seam {
+
+struct OpEvent {
+  bool IsBreak = false;
+  OpClass Class = OpClass::Pointwise;
+  const clang::CallExpr *Call = nullptr;
+  std::optional<double> OutBytes; ///< result size, when known
+  /// Product of the constant trip counts of the loops around the event,
+  /// inside the region; PerIteration when one of them has no constant bound.
+  double Multiplicity = 1;
+  bool PerIteration = false;
+};
+
+/// --shape hints: variable name -> bytes.
+using ShapeHints = std::map<std::string, double>;
+
+/// Parses "name=4x1024[:f16]" into \p Hints; returns an error message.
+std::optional<std::string> parseShapeHint(llvm::StringRef Text,
+                                          const ApiModel &Api,
+                                          ShapeHints &Hints);
+
+/// Trip count of a loop with constant bounds (`for (int i = 0; i < 100;
+/// ++i)`, `c10::irange(8)`); nullopt otherwise.
+std::optional<double> constantTripCount(const clang::Stmt *Loop,
+                                        clang::ASTContext &Ctx);
+
+class OpModel {
+public:
+  OpModel(clang::ASTContext &Ctx, const ApiModel &Api,
+          llvm::DenseSet<const clang::CallExpr *> Breaks,
+          const ShapeHints &Hints)
+      : Ctx(Ctx), Api(Api), Breaks(std::move(Breaks)), Hints(Hints) {}
+
+  /// The ops and breaks of \p FD with its helpers inlined.
+  const std::vector<OpEvent> &sequence(const clang::FunctionDecl *FD);
+
+  /// Size in bytes of the tensor \p E evaluates to, when known.
+  std::optional<double> bytesOf(const clang::Expr *E, unsigned Depth = 0);
+
+private:
+  void collect(const clang::Stmt *S, double Mult, bool PerIter,
+               std::vector<OpEvent> &Out);
+  void collectCall(const clang::CallExpr *CE, double Mult, bool PerIter,
+                   std::vector<OpEvent> &Out);
+  void inlineCallee(const clang::FunctionDecl *Callee, double Mult,
+                    bool PerIter, std::vector<OpEvent> &Out);
+  std::optional<OpClass> classify(const clang::CallExpr *CE) const;
+  std::optional<double> factoryBytes(const clang::CallExpr *CE);
+
+  clang::ASTContext &Ctx;
+  const ApiModel &Api;
+  llvm::DenseSet<const clang::CallExpr *> Breaks;
+  const ShapeHints &Hints;
+  std::map<const clang::FunctionDecl *, std::vector<OpEvent>> Cache;
+  llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+};
+
+} // namespace seam
+
+#endif

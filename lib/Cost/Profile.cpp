@@ -1,0 +1,94 @@
+//===- Profile.cpp - Load device profiles ---------------------------------===//
+#include "Cost/Profile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <nlohmann/json.hpp>
+
+namespace seam {
+
+static llvm::Error fail(llvm::StringRef Path, const std::string &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
+                                 Path.str().c_str(), Msg.c_str());
+}
+
+llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Text,
+                                           llvm::StringRef Path) {
+  nlohmann::json J = nlohmann::json::parse(Text.begin(), Text.end(), nullptr,
+                                           false, true);
+  if (J.is_discarded() || !J.is_object())
+    return fail(Path, "not a JSON object");
+  DeviceProfile P;
+  P.Path = Path.str();
+  for (auto It = J.begin(); It != J.end(); ++It)
+    if (It.key() != "name" && It.key() != "device" &&
+        It.key() != "parameters" && It.key() != "notes")
+      return fail(Path, "'" + It.key() +
+                            "': unknown key (expected name, device, "
+                            "parameters, notes)");
+  if (!J.contains("name") || !J["name"].is_string())
+    return fail(Path, "missing string 'name'");
+  P.Name = J["name"].get<std::string>();
+  if (J.contains("device") && J["device"].is_string())
+    P.Device = J["device"].get<std::string>();
+  if (!J.contains("parameters") || !J["parameters"].is_object())
+    return fail(Path, "missing object 'parameters'");
+  const nlohmann::json &Params = J["parameters"];
+  struct Field {
+    const char *Key;
+    ProfileParam DeviceProfile::*Member;
+  };
+  const Field Fields[] = {
+      {"sync_roundtrip_us", &DeviceProfile::SyncRoundtripUs},
+      {"host_resume_us", &DeviceProfile::HostResumeUs},
+      {"launch_latency_us", &DeviceProfile::LaunchLatencyUs},
+      {"region_entry_us", &DeviceProfile::RegionEntryUs},
+      {"memory_bandwidth_gbps", &DeviceProfile::MemoryBandwidthGBps}};
+  for (auto It = Params.begin(); It != Params.end(); ++It) {
+    bool Known = false;
+    for (const Field &F : Fields)
+      Known |= It.key() == F.Key;
+    if (!Known)
+      return fail(Path, "'parameters." + It.key() + "': unknown parameter");
+  }
+  for (const Field &F : Fields) {
+    std::string Where = std::string("'parameters.") + F.Key + "'";
+    auto It = Params.find(F.Key);
+    if (It == Params.end())
+      return fail(Path, "missing " + Where);
+    if (!It->is_object() || !It->contains("value") ||
+        !(*It)["value"].is_number() || !It->contains("source") ||
+        !(*It)["source"].is_string() ||
+        (*It)["source"].get<std::string>().empty())
+      return fail(Path, Where + ": expected {\"value\": number, \"source\": "
+                                "non-empty string}");
+    double V = (*It)["value"].get<double>();
+    if (!(V >= 0) || (F.Member == &DeviceProfile::MemoryBandwidthGBps && V <= 0))
+      return fail(Path, Where + ": value must be positive");
+    P.*F.Member = {V, (*It)["source"].get<std::string>()};
+  }
+  return P;
+}
+
+llvm::Expected<DeviceProfile> loadProfile(llvm::StringRef NameOrPath,
+                                          llvm::StringRef ProfilesDir) {
+  std::string Path = NameOrPath.str();
+  if (!NameOrPath.ends_with(".json") && !NameOrPath.contains('/')) {
+    llvm::SmallString<256> P(ProfilesDir);
+    llvm::sys::path::append(P, NameOrPath + ".json");
+    Path = std::string(P);
+    if (!llvm::sys::fs::exists(Path))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "unknown profile '%s' (no %s; give a bundled name such as h100, "
+          "h200, a100, l4, seamrt-local, or a path to a JSON file)",
+          NameOrPath.str().c_str(), Path.c_str());
+  }
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return fail(Path, "cannot read profile: " + Buf.getError().message());
+  return parseProfile((*Buf)->getBuffer(), Path);
+}
+
+} // namespace seam

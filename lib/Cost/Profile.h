@@ -1,0 +1,41 @@
+//===- Profile.h - Device profiles: cost parameters with their sources ----===//
+//
+// A device profile holds the few numbers the cost model multiplies (sync
+// round trip, host resume, launch latency, region entry, memory bandwidth),
+// each with the source it came from: a published figure with its citation,
+// or a measurement with the command that made it. Every number Seam prints
+// names its profile. Profiles live in rules/profiles/*.json.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_COST_PROFILE_H
+#define SEAM_COST_PROFILE_H
+
+#include "llvm/Support/Error.h"
+#include <map>
+#include <string>
+
+namespace seam {
+
+struct ProfileParam {
+  double Value = 0;
+  std::string Source;
+};
+
+struct DeviceProfile {
+  std::string Name;   ///< "h100"
+  std::string Device; ///< "NVIDIA H100 SXM5 80GB"
+  std::string Path;
+  ProfileParam SyncRoundtripUs, HostResumeUs, LaunchLatencyUs, RegionEntryUs,
+      MemoryBandwidthGBps;
+};
+
+llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,
+                                           llvm::StringRef Path);
+/// \p NameOrPath is a bundled profile's name (looked up in \p ProfilesDir)
+/// or a path to a JSON file.
+llvm::Expected<DeviceProfile> loadProfile(llvm::StringRef NameOrPath,
+                                          llvm::StringRef ProfilesDir);
+
+} // namespace seam
+
+#endif
