@@ -1,4 +1,5 @@
 //===- seam.cpp - Seam's command line: a thin shell over the library ------===//
+#include "Driver/Calibrate.h"
 #include "Driver/CheckCommand.h"
 #include "Report/Reporters.h"
 
@@ -111,10 +112,23 @@ int main(int Argc, char **Argv) {
       ->required();
 
   if (!Args.empty() && Args[0][0] != '-' && Args[0] != "check" &&
-      Args[0] != "explain")
+      Args[0] != "explain" && Args[0] != "calibrate")
     return usageError("unknown command '" + Args[0] +
-                          "' (expected 'check' or 'explain')",
+                          "' (expected 'check', 'explain' or 'calibrate')",
                       "");
+  CalibrateOptions Calib;
+  CLI::App *Calibrate = App.add_subcommand(
+      "calibrate", "Measure the cost model's parameters on seam::rt's "
+                   "virtual accelerator and write a device profile "
+                   "(docs/cost-model.md)");
+  Calibrate->add_option("-o,--output", Calib.OutputPath,
+                        "Write the profile JSON to this file instead of "
+                        "stdout");
+  Calibrate->add_option("--repetitions", Calib.Repetitions,
+                        "Timed runs per measurement (median reported). "
+                        "Default: 2000")
+      ->check(CLI::Range(11, 1000000));
+
   try {
     std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
     App.parse(Reversed);
@@ -125,10 +139,15 @@ int main(int Argc, char **Argv) {
   } catch (const CLI::CallForVersion &E) {
     return App.exit(E);
   } catch (const CLI::ParseError &E) {
-    std::string Cmd = Check->parsed() ? "check " : Explain->parsed() ? "explain " : "";
+    std::string Cmd = Check->parsed()       ? "check "
+                      : Explain->parsed()   ? "explain "
+                      : Calibrate->parsed() ? "calibrate "
+                                            : "";
     return usageError(E.what(), Cmd);
   }
 
+  if (Calibrate->parsed())
+    return runCalibrate(Calib);
   if (Explain->parsed()) {
     const RuleInfo *R = findRule(RuleId);
     if (!R)
