@@ -29,6 +29,24 @@ nlohmann::json costJson(const CostEstimate &C) {
           {"rank", C.Rank}};
 }
 
+nlohmann::json summaryJson(const SummaryRow &Row) {
+  auto Opt = [](const std::optional<double> &V) -> nlohmann::json {
+    return V ? nlohmann::json(*V) : nlohmann::json(nullptr);
+  };
+  return {{"kind", Row.Kind},
+          {"name", Row.Name},
+          {"location", pointJson(Row.Where)},
+          {"pieces", Row.Pieces},
+          {"launchesBefore", Row.LaunchesBefore},
+          {"launchesAfter", Row.LaunchesAfter},
+          {"syncs", Row.Syncs},
+          {"microsPerExecution", Row.MicrosPerExecution},
+          {"tripCount", Opt(Row.TripCount)},
+          {"microsTotal", Opt(Row.MicrosTotal)},
+          {"rank", Row.Rank},
+          {"profile", Row.Profile}};
+}
+
 void writeJson(llvm::raw_ostream &OS, const Report &R) {
   nlohmann::json Results = nlohmann::json::array();
   for (const Finding &F : R.Findings) {
@@ -55,11 +73,15 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
   nlohmann::json Errors = nlohmann::json::array();
   for (const InputError &E : R.Errors)
     Errors.push_back({{"input", E.Input}, {"message", E.Message}});
+  nlohmann::json Summary = nlohmann::json::array();
+  for (const SummaryRow &Row : R.Summary)
+    Summary.push_back(summaryJson(Row));
   nlohmann::json Doc = {{"format", "seam-results"},
                         {"version", 1},
                         {"tool", {{"name", "seam"}, {"version", SeamVersion}}},
                         {"rulePacks", R.RulePacks},
                         {"results", Results},
+                        {"summary", Summary},
                         {"errors", Errors}};
   OS << Doc.dump(2) << "\n";
 }

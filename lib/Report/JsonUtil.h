@@ -8,6 +8,7 @@
 namespace seam {
 nlohmann::json pointJson(const SourcePoint &P);
 nlohmann::json costJson(const CostEstimate &C);
+nlohmann::json summaryJson(const SummaryRow &Row);
 } // namespace seam
 
 #endif

@@ -135,6 +135,12 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
       {"invocations", {Invocation}},
       {"columnKind", "unicodeCodePoints"},
       {"results", Results}};
+  if (!R.Summary.empty()) {
+    nlohmann::json Summary = nlohmann::json::array();
+    for (const SummaryRow &Row : R.Summary)
+      Summary.push_back(summaryJson(Row));
+    Run["properties"] = {{"summary", Summary}};
+  }
   if (!Base.empty())
     Run["originalUriBaseIds"] = {
         {"%SRCROOT%", {{"uri", "file://" + uriEscape(Base) + "/"}}}};

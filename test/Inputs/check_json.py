@@ -25,11 +25,16 @@ for r in doc["results"]:
         assert set(p) == {"message", "location", "kind"}
         assert p["kind"] in ("call", "context")
         check_loc(p["location"])
-    print("result: %s %d:%d %s %s region=%s hot=%s path=%s" % (
+    c = r["cost"]
+    print("result: %s %d:%d %s %s region=%s hot=%s path=%s cost=%s/%s" % (
         r["ruleId"], r["location"]["line"], r["location"]["column"],
         r["trigger"], r["residency"], r["region"], r["hotPath"],
-        ",".join(p["kind"] for p in r["path"])))
+        ",".join(p["kind"] for p in r["path"]), c["profile"],
+        c["idleMicrosPerExecution"]))
+for row in doc["summary"]:
+    assert row["kind"] in ("region", "loop") and 0 <= row["rank"] <= 100, row
+    check_loc(row["location"])
 for e in doc["errors"]:
     assert set(e) == {"input", "message"}
     print("error: %s" % e["message"])
-print("valid: %d results" % len(doc["results"]))
+print("valid: %d results, %d summary rows" % (len(doc["results"]), len(doc["summary"])))

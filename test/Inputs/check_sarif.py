@@ -33,14 +33,23 @@ for res in run["results"]:
     assert props["residency"] in ("device", "unknown", "host"), props
     if res["ruleId"] == "seam-graph-break":
         assert props["region"], props
+    cost = props["cost"]
+    for key, types in (("profile", str), ("regionPieces", int),
+                       ("opsPerPiece", list), ("fusionGroupsCut", int),
+                       ("extraLaunches", int), ("idleMicrosPerExecution", (int, float)),
+                       ("bytesMaterialized", (int, float, type(None))),
+                       ("tripCount", (int, float, type(None))),
+                       ("idleMicrosTotal", (int, float, type(None)))):
+        assert isinstance(cost[key], types), (key, cost)
+    assert 0 <= res["rank"] <= 100 and res["rank"] == cost["rank"], res
     related = res.get("relatedLocations", [])
     flows = res.get("codeFlows", [])
     steps = len(flows[0]["threadFlows"][0]["locations"]) if flows else 0
-    print("result: %s %s %s:%d:%d-%d trigger=%s residency=%s region=%s related=%d flow=%d" % (
+    print("result: %s %s %s:%d:%d-%d trigger=%s residency=%s region=%s related=%d flow=%d rank=%d" % (
         res["ruleId"], res["level"], loc["artifactLocation"]["uri"],
         region["startLine"], region["startColumn"], region.get("endColumn", 0),
         props["trigger"], props["residency"], props.get("region", "-"),
-        len(related), steps))
+        len(related), steps, res["rank"]))
     for r in related:
         print("  related: %d:%d %s" % (
             r["physicalLocation"]["region"]["startLine"],

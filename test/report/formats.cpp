@@ -1,8 +1,8 @@
 // SARIF validates against the 2.1.0 schema and carries every property; the
 // JSON format has its documented shape. Text is covered by the rule tests.
-// RUN: not %seam check --format sarif -o %t.sarif %s -- %mock
+// RUN: not %seam check --profile %inputs/profiles/test.json --format sarif -o %t.sarif %s -- %mock
 // RUN: %python %inputs/check_sarif.py %t.sarif %inputs/sarif-schema-2.1.0.json | FileCheck %s --check-prefix=SARIF
-// RUN: not %seam check --format json %s -- %mock > %t.json
+// RUN: not %seam check --profile %inputs/profiles/test.json --format json %s -- %mock > %t.json
 // RUN: %python %inputs/check_json.py %t.json | FileCheck %s --check-prefix=JSON
 // RUN: %expect_exit 2 %seam check --format sarif -o %t2.sarif %s %S/missing.cpp -- %mock
 // RUN: %python %inputs/check_sarif.py %t2.sarif %inputs/sarif-schema-2.1.0.json | FileCheck %s --check-prefix=SARIF-ERR
@@ -30,15 +30,15 @@ void train(int n) {
 // SARIF: result: seam-graph-break warning {{.*}}formats.cpp:15:13-17 trigger=print residency=unknown region=step related=1 flow=0
 // SARIF-NEXT: related: 14:52 compiled region 'step' begins here (annotated as a compiled region)
 // SARIF: result: seam-host-sync warning {{.*}}formats.cpp:15:13-17 trigger=print residency=unknown region=- related=1 flow=0
-// SARIF: result: seam-host-sync warning {{.*}}formats.cpp:19:49-62 trigger=scalar-read residency=device region=- related=2 flow=3
+// SARIF: result: seam-host-sync warning {{.*}}formats.cpp:19:49-62 trigger=scalar-read residency=device region=- related=2 flow=3 rank=55
 // SARIF-NEXT: related: 23:3 inside this loop, which runs the call every iteration
 // SARIF-NEXT: related: 24:5 'helper' called here, from 'train'
 // SARIF: result: seam-host-sync warning {{.*}}formats.cpp:25:16-21 trigger=host-copy residency=device region=- related=1 flow=0
 // SARIF: valid: 4 results
 
 // JSON: result: seam-graph-break 15:13 print unknown region=step hot=region path=context
-// JSON: result: seam-host-sync 19:49 scalar-read device region=None hot=loop path=context,call
-// JSON: valid: 4 results
+// JSON: result: seam-host-sync 19:49 scalar-read device region=None hot=loop path=context,call cost=test/20.0
+// JSON: valid: 4 results, 2 summary rows
 
 // SARIF-ERR: valid: 4 results
 // JSON-ERR: error: no such file: '{{.*}}missing.cpp'
