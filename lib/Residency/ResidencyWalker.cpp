@@ -308,6 +308,8 @@ void ResidencyWalker::walk(const Stmt *S) {
       visitExpr(V);
       if (tracked(V->getType()))
         Returned = join(Returned, eval(V).Where);
+      else if (Api.mentionsTensor(V->getType()))
+        Returned = join(Returned, bundle(V));
     }
   } else if (const auto *E = dyn_cast<Expr>(S)) {
     visitExpr(E);
@@ -363,8 +365,18 @@ void ResidencyWalker::visitExpr(const Stmt *S) {
     if (Hook)
       Hook(CE, *this);
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
-        Op && Op->getNumArgs() == 2 && Op->isAssignmentOp())
+        Op && Op->getNumArgs() == 2 && Op->isAssignmentOp()) {
       Assign(Op->getArg(0), Op->getArg(1), Op->getOperator() != OO_Equal);
+      // std::tie(a, b) = f(...): each tied tensor takes the bundle's place.
+      if (const auto *Tie = dyn_cast<CallExpr>(strip(Op->getArg(0))))
+        if (const FunctionDecl *FD = Tie->getDirectCallee();
+            FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+            FD->getName() == "tie") {
+          Residency R = bundle(Op->getArg(1));
+          for (const Expr *A : Tie->arguments())
+            assign(A, {R, false}, /*Compound=*/false);
+        }
+    }
   } else if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     if (BO->isAssignmentOp())
       Assign(BO->getLHS(), BO->getRHS(), BO->isCompoundAssignmentOp());
@@ -377,6 +389,13 @@ AbsValue ResidencyWalker::evalDecl(const ValueDecl *D) const {
     if (auto R = Api.deviceName(EC->getName()))
       return {*R, false};
     return {};
+  }
+  if (const auto *BD = dyn_cast<BindingDecl>(D)) {
+    // auto [a, b] = f(...): each binding lives where the bundle does.
+    if (const auto *DD = dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl()))
+      if (const Expr *Init = DD->getInit())
+        return {bundle(Init), false};
+    return Unknown;
   }
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD)
@@ -478,8 +497,43 @@ void ResidencyWalker::forEachTensor(
         forEachTensor(CE, Fn);
     return;
   }
+  // std::make_pair(a, b), std::make_tuple, std::tie: look through to the
+  // tensors they bundle.
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+        llvm::is_contained({"make_pair", "make_tuple", "tie",
+                            "forward_as_tuple"},
+                           FD->getName())) {
+      for (const Expr *A : CE->arguments())
+        forEachTensor(A, Fn);
+      return;
+    }
   if (Api.mentionsTensor(E->getType()))
     Fn(E); // a container of tensors: eval() says Unknown
+}
+
+Residency ResidencyWalker::bundle(const Expr *E) const {
+  // A call returning a pair/tuple of tensors: its tensor arguments, and for
+  // a user function its return summary; std::make_pair(a, b): its parts.
+  const Expr *S = strip(E);
+  if (const auto *CE = dyn_cast_or_null<CallExpr>(S)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && !FD->isInStdNamespace()) {
+      Residency Args = tensorArgs(CE).Where;
+      if (!Api.isLibraryDecl(FD) && FD->hasBody())
+        return join(Args, RC.returnSummary(FD));
+      return Args == Residency::None ? Residency::Unknown : Args;
+    }
+  }
+  Residency R = Residency::None;
+  bool Any = false;
+  forEachTensor(E, [&](const Expr *T) {
+    Any = true;
+    R = join(R, Api.isTensorType(T->getType()) ? eval(T).Where
+                                               : Residency::Unknown);
+  });
+  return Any ? R : Residency::Unknown;
 }
 
 AbsValue ResidencyWalker::tensorArgs(const CallExpr *CE) const {

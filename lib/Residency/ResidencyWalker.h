@@ -93,6 +93,8 @@ public:
   AbsValue tensorArgs(const clang::CallExpr *CE) const;
 
   Residency returned() const { return Returned; }
+  /// Where the tensors in a pair/tuple-valued expression live.
+  Residency bundle(const clang::Expr *E) const;
 
 private:
   void walk(const clang::Stmt *S);

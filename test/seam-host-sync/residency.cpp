@@ -161,3 +161,28 @@ void modules(int n, torch::Device device, torch::nn::Linear &given) {
     // CHECK: :[[@LINE-1]]:20: warning: {{.*}} [seam-host-sync]
   }
 }
+
+// Pairs, tuples and structured bindings carry their tensors' residency.
+std::pair<torch::Tensor, torch::Tensor> host_pair() {
+  auto a = torch::ones({2});
+  return std::make_pair(a, a * 2);
+}
+std::pair<torch::Tensor, torch::Tensor> dev_pair(const torch::Tensor &d) {
+  return std::make_pair(d, d + 1);
+}
+void bundles(int n) {
+  auto d = torch::ones({2}, torch::kCUDA);
+  torch::Tensor hx, hy, dx, dy;
+  for (int i = 0; i < n; ++i) {
+    std::tie(hx, hy) = host_pair();
+    hx.item<float>();
+    std::tie(dx, dy) = dev_pair(d);
+    dy.item<float>();
+    // CHECK: :[[@LINE-1]]:8: warning: {{.*}} [seam-host-sync]
+    auto [p, q] = host_pair();
+    q.item<float>();
+    auto [r, s] = dev_pair(d);
+    s.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+  }
+}
