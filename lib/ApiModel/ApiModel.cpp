@@ -52,6 +52,7 @@ ApiModel::ApiModel(RulePack P) : Pack(std::move(P)) {
   fill(Annot, Pack.RegionAnnotations);
   fill(Compile, Pack.CompileFunctions);
   fill(HotMethod, Pack.HotMethods);
+  fill(LoopFn, Pack.LoopFunctions);
   for (const auto &N : Pack.HostDeviceNames)
     DeviceNames[N] = Residency::Host;
   for (const auto &N : Pack.DeviceDeviceNames)
@@ -251,6 +252,10 @@ bool ApiModel::isRegionAnnotated(const FunctionDecl *FD) const {
 
 bool ApiModel::isCompileFunction(const FunctionDecl *FD) const {
   return FD && Compile.contains(qualifiedName(FD));
+}
+
+bool ApiModel::isLoopFunction(const FunctionDecl *FD) const {
+  return FD && LoopFn.contains(qualifiedName(FD));
 }
 
 bool ApiModel::isHotMethod(const FunctionDecl *FD) const {

@@ -69,6 +69,8 @@ public:
   /// `forward` (or another hot method) of a module class.
   bool isHotMethod(const clang::FunctionDecl *FD) const;
   CaptureEdge captureMarker(const clang::CallExpr *CE) const;
+  /// A function that runs its callable argument once per element.
+  bool isLoopFunction(const clang::FunctionDecl *FD) const;
 
   /// Matches \p CE against the trigger rules (the rule's `when` condition
   /// is left to the caller, which knows residency and dtypes).
@@ -90,7 +92,7 @@ private:
   RulePack Pack;
   llvm::StringSet<> Tensor, DeviceLike, HostRecord, Module, Holder, LibNs;
   llvm::StringSet<> Factory, LikeFactory, ToHost, ToDevice, Move, BoolProd,
-      BoolDtype, Meta, Annot, Compile, HotMethod;
+      BoolDtype, Meta, Annot, Compile, HotMethod, LoopFn;
   llvm::StringMap<Residency> DeviceNames;
   llvm::StringMap<OpClass> Ops;
   llvm::StringMap<double> Dtypes;

@@ -286,10 +286,11 @@ llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
   if (auto It = J.find("regions"); It != J.end() && !R.Error &&
       R.checkKeys(*It, "regions",
                   {"annotations", "compileFunctions", "captureSpans",
-                   "hotMethods"})) {
+                   "hotMethods", "loopFunctions"})) {
     R.strings(*It, "regions", "annotations", P.RegionAnnotations);
     R.strings(*It, "regions", "compileFunctions", P.CompileFunctions);
     R.strings(*It, "regions", "hotMethods", P.HotMethods);
+    R.strings(*It, "regions", "loopFunctions", P.LoopFunctions);
     if (auto C = It->find("captureSpans"); C != It->end() && !R.Error)
       readCaptureSpans(R, *C, P);
   }
@@ -350,6 +351,7 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.CompileFunctions, From.CompileFunctions);
   Append(Into.CaptureSpans, From.CaptureSpans);
   Append(Into.HotMethods, From.HotMethods);
+  Append(Into.LoopFunctions, From.LoopFunctions);
   Append(Into.Ops, From.Ops);
   Append(Into.DtypeBytes, From.DtypeBytes);
 }

@@ -88,6 +88,9 @@ struct RulePack {
   std::vector<std::string> CompileFunctions;  ///< seam::rt::compile
   std::vector<CaptureMarker> CaptureSpans;
   std::vector<std::string> HotMethods; ///< "forward" on ModuleTypes
+  /// Functions that call a callable argument once per element, like a loop
+  /// body: std::for_each, at::parallel_for.
+  std::vector<std::string> LoopFunctions;
 
   // Op classes for the cost model: name -> class.
   std::vector<std::pair<std::string, OpClass>> Ops;

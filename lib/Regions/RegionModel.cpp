@@ -5,6 +5,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/GlobPattern.h"
 #include <deque>
+#include <map>
 
 using namespace clang;
 
@@ -197,6 +198,17 @@ void RegionModel::collect() {
       continue;
     addNode(FD);
   }
+  // A virtual call may run any override defined here.
+  std::function<void(const CXXMethodDecl *, unsigned)> AddOverridden =
+      [&](const CXXMethodDecl *M, unsigned Node) {
+        for (const CXXMethodDecl *O : M->overridden_methods()) {
+          Overriders[O->getCanonicalDecl()].push_back(Node);
+          AddOverridden(O, Node);
+        }
+      };
+  for (unsigned I = 0; I < Nodes.size(); ++I)
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Nodes[I].FD))
+      AddOverridden(MD, I);
 }
 
 void RegionModel::scanBody(unsigned Node) {
@@ -205,6 +217,8 @@ void RegionModel::scanBody(unsigned Node) {
   std::vector<CallSite> Calls;
   std::vector<std::pair<SourceLocation, SourceLocation>> Begins;
   std::vector<SourceLocation> Ends;
+  std::vector<std::pair<size_t, const LambdaExpr *>> PendingLambdas;
+  std::map<unsigned, std::string> IteratedLambdas;
   auto AddEdge = [&](const FunctionDecl *Callee, SourceLocation Loc,
                      bool IsDef) {
     const FunctionDecl *Def = nullptr;
@@ -214,10 +228,12 @@ void RegionModel::scanBody(unsigned Node) {
       Calls.push_back({*N, Loc, IsDef});
   };
   S.OnLambda = [&](const LambdaExpr *LE) {
+    size_t First = Calls.size();
     if (FunctionTemplateDecl *T = LE->getDependentCallOperator())
       for (FunctionDecl *Spec : T->specializations())
         AddEdge(Spec, LE->getBeginLoc(), true);
     AddEdge(LE->getCallOperator(), LE->getBeginLoc(), true);
+    PendingLambdas.push_back({First, LE});
   };
   S.OnConstruct = [&](const CXXConstructExpr *CE) {
     AddEdge(CE->getConstructor(), CE->getBeginLoc(), false);
@@ -241,6 +257,19 @@ void RegionModel::scanBody(unsigned Node) {
       return;
     }
     AddEdge(Callee, Loc, false);
+    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+        MD && MD->isVirtual())
+      if (auto It = Overriders.find(MD->getCanonicalDecl());
+          It != Overriders.end())
+        for (unsigned O : It->second)
+          Calls.push_back({O, Loc, false});
+    // Lambdas handed to std::for_each and the like run once per element.
+    if (Api.isLoopFunction(Callee))
+      for (const Expr *Arg : CE->arguments())
+        if (const auto *LE =
+                dyn_cast<LambdaExpr>(Arg->IgnoreParenImpCasts()->IgnoreImplicit()))
+          IteratedLambdas[LE->getBeginLoc().getRawEncoding()] =
+              qualifiedName(Callee);
     // A module holder's operator() forwards to Impl::forward.
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
         Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
@@ -251,6 +280,13 @@ void RegionModel::scanBody(unsigned Node) {
             AddEdge(M, Loc, false);
   };
   S.TraverseStmt(FD->getBody());
+  // The loop function's call is visited after its lambda argument.
+  for (auto [First, LE] : PendingLambdas)
+    if (auto It = IteratedLambdas.find(LE->getBeginLoc().getRawEncoding());
+        It != IteratedLambdas.end())
+      for (size_t C = First; C < Calls.size(); ++C)
+        if (Calls[C].IsLambdaDefinition && Calls[C].Loc == LE->getBeginLoc())
+          Calls[C].IteratedBy = It->second;
   // Lambdas defined in a default argument or member initializer are rare;
   // constructors' initializers run in the constructor.
   if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
@@ -375,7 +411,8 @@ void RegionModel::propagate() {
     for (unsigned C = 0; C < Nodes[I].Calls.size(); ++C) {
       const CallSite &CS = Nodes[I].Calls[C];
       FunctionNode &Callee = Nodes[CS.Callee];
-      if (!Callee.HotReach.Reached && innermostLoop(I, CS.Loc)) {
+      if (!Callee.HotReach.Reached &&
+          (innermostLoop(I, CS.Loc) || !CS.IteratedBy.empty())) {
         Callee.HotReach = {true, static_cast<int>(I), static_cast<int>(C),
                            -1};
         Hot.push_back(CS.Callee);
@@ -464,6 +501,10 @@ std::vector<PathStep> RegionModel::pathTo(unsigned Node,
         if (const CaptureSpan *S = captureAt(R.Pred, CS.Loc))
           Rev.push_back({PathStep::Capture, S->Marker,
                          "CUDA graph capture begins here"});
+      } else if (!CS.IteratedBy.empty()) {
+        Rev.push_back({PathStep::Loop, CS.Loc,
+                       "passed to '" + CS.IteratedBy +
+                           "', which runs it once per element"});
       } else if (const LoopInfo *L = innermostLoop(R.Pred, CS.Loc)) {
         Rev.push_back({PathStep::Loop, L->Keyword,
                        "inside this loop, which runs the call every "

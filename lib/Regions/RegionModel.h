@@ -30,6 +30,9 @@ struct CallSite {
   unsigned Callee;
   clang::SourceLocation Loc;
   bool IsLambdaDefinition = false;
+  /// The lambda is passed to a loop function (std::for_each, ...), which
+  /// runs it once per element; names that function.
+  std::string IteratedBy;
 };
 
 struct LoopInfo {
@@ -122,6 +125,9 @@ private:
   const ApiModel &Api;
   std::vector<FunctionNode> Nodes;
   llvm::DenseMap<const clang::FunctionDecl *, unsigned> Index;
+  /// Definitions in this TU overriding each virtual method (canonical).
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<unsigned>>
+      Overriders;
   /// Arguments of compile(...) calls; resolved to region roots.
   std::vector<std::pair<const clang::Expr *, clang::SourceLocation>>
       CompiledTargets;

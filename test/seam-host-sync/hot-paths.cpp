@@ -2,6 +2,7 @@
 // templates, macros). A one-off sync elsewhere is not a result.
 // RUN: not %seam check %s -- %mock | FileCheck %s --implicit-check-not='[seam-'
 // RUN: not %seam check --all-syncs %s -- %mock | FileCheck %s --check-prefixes=CHECK,COLD --implicit-check-not='[seam-'
+#include <algorithm>
 #include <torch/torch.h>
 
 struct NetImpl : torch::nn::Module {
@@ -73,4 +74,25 @@ void train(Net &net, int steps) {
     // COLD: :[[@LINE-1]]:44: note: host sync: {{.*}} [seam-host-sync]
     (void)v;
   }
+}
+
+// Virtual calls reach the overrides defined in this file; lambdas given to
+// std::for_each run once per element.
+struct Metric {
+  virtual ~Metric() = default;
+  virtual float compute(const torch::Tensor &t) = 0;
+};
+struct MeanMetric : Metric {
+  float compute(const torch::Tensor &t) override { return t.mean().item<float>(); }
+  // CHECK: :[[@LINE-1]]:68: warning: {{.*}} [seam-host-sync]
+  // CHECK: note: 'MeanMetric::compute' called here, from 'score'
+};
+void score(Metric &m, std::vector<torch::Tensor> &outs) {
+  auto x = torch::randn({4}, torch::kCUDA);
+  for (int i = 0; i < 3; ++i)
+    m.compute(x);
+  std::for_each(outs.begin(), outs.end(),
+                [](const torch::Tensor &t) { t.sum().item<float>(); });
+  // CHECK: :[[@LINE-1]]:54: warning: {{.*}} [seam-host-sync]
+  // CHECK: :[[@LINE-2]]:17: note: passed to 'std::for_each', which runs it once per element
 }
