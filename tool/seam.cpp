@@ -22,8 +22,7 @@ Examples:
   seam check --format sarif -o seam.sarif -p build $(git ls-files '*.cpp'))";
 
 int usageError(const std::string &Msg, const std::string &Cmd) {
-  std::cerr << "seam: error: " << Msg << " (see 'seam " << Cmd
-            << "--help')\n";
+  std::cerr << "seam: error: " << Msg << " (see 'seam " << Cmd << "--help')\n";
   return 2;
 }
 
@@ -56,15 +55,15 @@ int main(int Argc, char **Argv) {
                "syncs. Usage: seam check [options] <file>... [-- <compiler "
                "flags>]");
   Check->footer(CheckFooter);
-  Check->add_option("files", Opts.Files, "Source files to analyze")
-      ->required();
+  Check->add_option("files", Opts.Files, "Source files to analyze")->required();
   Check->add_option("-p,--build-dir", Opts.Frontend.BuildDir,
                     "Directory holding compile_commands.json (as for "
                     "clang-tidy). Without -p or '--' flags, -std=c++17 is "
                     "assumed");
-  Check->add_option("--format", Format,
-                    "Output format: text (clang-style), json (docs/cli.md) "
-                    "or sarif (SARIF 2.1.0). Default: text")
+  Check
+      ->add_option("--format", Format,
+                   "Output format: text (clang-style), json (docs/cli.md) "
+                   "or sarif (SARIF 2.1.0). Default: text")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   Check->add_option("-o,--output", Opts.OutputPath,
                     "Write results to this file instead of stdout");
@@ -81,16 +80,18 @@ int main(int Argc, char **Argv) {
   Check->add_option("--rules-dir", Opts.RulesDir,
                     "Directory of the bundled packs (default: "
                     "<prefix>/share/seam/rules, or $SEAM_RULES_DIR)");
-  Check->add_option("--fail-on", FailOn,
-                    "Lowest severity that makes the exit status 1: error, "
-                    "warning, note or none. Default: warning")
+  Check
+      ->add_option("--fail-on", FailOn,
+                   "Lowest severity that makes the exit status 1: error, "
+                   "warning, note or none. Default: warning")
       ->check(CLI::IsMember({"error", "warning", "note", "none"}));
   Check->add_flag("--all-syncs", Opts.Analysis.ReportColdSyncs,
                   "Also report host syncs outside hot paths (one-off reads), "
                   "as notes");
-  Check->add_option("--color", Color,
-                    "Colour text output: auto (only on a terminal), always, "
-                    "never. Default: auto")
+  Check
+      ->add_option("--color", Color,
+                   "Colour text output: auto (only on a terminal), always, "
+                   "never. Default: auto")
       ->check(CLI::IsMember({"auto", "always", "never"}));
 
   Check->add_option("--profile", Opts.Profile,
@@ -124,9 +125,10 @@ int main(int Argc, char **Argv) {
   Calibrate->add_option("-o,--output", Calib.OutputPath,
                         "Write the profile JSON to this file instead of "
                         "stdout");
-  Calibrate->add_option("--repetitions", Calib.Repetitions,
-                        "Timed runs per measurement (median reported). "
-                        "Default: 2000")
+  Calibrate
+      ->add_option("--repetitions", Calib.Repetitions,
+                   "Timed runs per measurement (median reported). "
+                   "Default: 2000")
       ->check(CLI::Range(11, 1000000));
 
   try {
@@ -155,8 +157,7 @@ int main(int Argc, char **Argv) {
                             "' (known: seam-graph-break, seam-host-sync, "
                             "seam-capture-sync)",
                         "explain ");
-    std::cout << R->Id << " (default: " << levelName(R->DefaultLevel)
-              << ")\n\n"
+    std::cout << R->Id << " (default: " << levelName(R->DefaultLevel) << ")\n\n"
               << R->ShortDescription << "\n\n"
               << R->FullDescription << "\n\nHow to fix: " << R->Help << "\n";
     return 0;

@@ -58,7 +58,8 @@ int main() {
     torch::add_out(out, small, small);
     e2.synchronize();
     gap.push_back(e1.elapsed_time(e2) * 1000.0);
-    item_host.push_back(std::chrono::duration<double, std::micro>(b - a).count());
+    item_host.push_back(
+        std::chrono::duration<double, std::micro>(b - a).count());
     (void)v;
     (void)y;
   }

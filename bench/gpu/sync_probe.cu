@@ -6,14 +6,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
 #include <cuda_runtime.h>
+#include <vector>
 
 #define CHECK(x)                                                               \
   do {                                                                         \
     cudaError_t e = (x);                                                       \
     if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__,                  \
+      std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__,                   \
                    cudaGetErrorString(e));                                     \
       std::exit(1);                                                            \
     }                                                                          \
@@ -62,8 +62,8 @@ int main() {
   }
   CHECK(cudaDeviceSynchronize());
 
-  std::vector<double> sync_idle, launch_enqueue, launch_sync, memcpy_idle,
-      item, graph_enqueue, graph_sync;
+  std::vector<double> sync_idle, launch_enqueue, launch_sync, memcpy_idle, item,
+      graph_enqueue, graph_sync;
   for (int i = 0; i < Reps; ++i) {
     auto a = Clock::now();
     CHECK(cudaDeviceSynchronize());

@@ -1,10 +1,10 @@
 //===- ApiModel.cpp - Rule-pack queries over Clang AST nodes --------------===//
 #include "ApiModel/ApiModel.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/AST/ASTContext.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -183,9 +183,8 @@ const CXXRecordDecl *ApiModel::moduleHolderTarget(QualType T) const {
 bool ApiModel::isLibraryDecl(const Decl *D) const {
   const ASTContext &Ctx = D->getASTContext();
   SourceLocation Loc = D->getLocation();
-  if (Loc.isValid() &&
-      Ctx.getSourceManager().isInSystemHeader(
-          Ctx.getSourceManager().getExpansionLoc(Loc)))
+  if (Loc.isValid() && Ctx.getSourceManager().isInSystemHeader(
+                           Ctx.getSourceManager().getExpansionLoc(Loc)))
     return true;
   // The namespace path from the outside in, e.g. "seam::rt::detail".
   std::string Path;
@@ -206,7 +205,9 @@ bool ApiModel::isLibraryDecl(const Decl *D) const {
   return false;
 }
 
-bool ApiModel::isFactory(llvm::StringRef N) const { return Factory.contains(N); }
+bool ApiModel::isFactory(llvm::StringRef N) const {
+  return Factory.contains(N);
+}
 bool ApiModel::isLikeFactory(llvm::StringRef N) const {
   return LikeFactory.contains(N);
 }
@@ -216,7 +217,9 @@ bool ApiModel::isToHostMethod(llvm::StringRef N) const {
 bool ApiModel::isToDeviceMethod(llvm::StringRef N) const {
   return ToDevice.contains(N);
 }
-bool ApiModel::isMoveMethod(llvm::StringRef N) const { return Move.contains(N); }
+bool ApiModel::isMoveMethod(llvm::StringRef N) const {
+  return Move.contains(N);
+}
 bool ApiModel::isBoolProducer(llvm::StringRef N) const {
   return BoolProd.contains(N);
 }
@@ -284,8 +287,7 @@ CaptureEdge ApiModel::captureMarker(const CallExpr *CE) const {
   return CaptureEdge::None;
 }
 
-std::optional<TriggerMatch>
-ApiModel::matchTrigger(const CallExpr *CE) const {
+std::optional<TriggerMatch> ApiModel::matchTrigger(const CallExpr *CE) const {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return std::nullopt;
@@ -341,7 +343,8 @@ ApiModel::matchTrigger(const CallExpr *CE) const {
       M.Rule = R;
       M.Object = Obj;
       M.Spelling = "'." + MD->getName().str() + "()'";
-      if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      if (const auto *ME =
+              dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
         M.Loc = ME->getMemberLoc();
       else
         M.Loc = CE->getExprLoc();

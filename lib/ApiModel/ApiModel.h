@@ -81,13 +81,12 @@ public:
   std::optional<double> dtypeBytes(llvm::StringRef Name) const;
 
 private:
-  bool recordMatches(const clang::CXXRecordDecl *RD,
-                     const llvm::StringSet<> &Names,
-                     llvm::DenseMap<const clang::CXXRecordDecl *, bool>
-                         &Cache) const;
-  bool typeMatches(clang::QualType T, const llvm::StringSet<> &Names,
-                   llvm::DenseMap<const clang::CXXRecordDecl *, bool> &Cache)
-      const;
+  bool recordMatches(
+      const clang::CXXRecordDecl *RD, const llvm::StringSet<> &Names,
+      llvm::DenseMap<const clang::CXXRecordDecl *, bool> &Cache) const;
+  bool
+  typeMatches(clang::QualType T, const llvm::StringSet<> &Names,
+              llvm::DenseMap<const clang::CXXRecordDecl *, bool> &Cache) const;
 
   RulePack Pack;
   llvm::StringSet<> Tensor, DeviceLike, HostRecord, Module, Holder, LibNs;

@@ -86,8 +86,8 @@ public:
     }
   }
 
-  std::string string(const json &Obj, const std::string &Where,
-                     const char *Key, bool Required) {
+  std::string string(const json &Obj, const std::string &Where, const char *Key,
+                     bool Required) {
     auto It = Obj.find(Key);
     if (It == Obj.end()) {
       if (Required)
@@ -175,10 +175,9 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
       std::string When = R.string(T, Where, "when", true);
       auto W = parseWhen(When);
       if (!W) {
-        R.fail(Where + ".when",
-               "unknown condition '" + When +
-                   "' (expected always, to-host, bool-index, "
-                   "host-destination or tensor-arg)");
+        R.fail(Where + ".when", "unknown condition '" + When +
+                                    "' (expected always, to-host, bool-index, "
+                                    "host-destination or tensor-arg)");
         return;
       }
       Rule.When = *W;
@@ -238,23 +237,23 @@ llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
     } catch (const json::parse_error &E) {
       Why = E.what();
     }
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "%s: %s", Path.str().c_str(), Why.c_str());
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
+                                   Path.str().c_str(), Why.c_str());
   }
   PackReader R(Path);
   RulePack P;
   P.Path = Path.str();
   if (!R.checkKeys(J, "",
-                   {"name", "formatVersion", "description", "types",
-                    "triggers", "metadata", "residency", "regions", "ops",
-                    "dtypes"}))
+                   {"name", "formatVersion", "description", "types", "triggers",
+                    "metadata", "residency", "regions", "ops", "dtypes"}))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
   P.Name = R.string(J, "", "name", true);
   if (J.contains("formatVersion") &&
       (!J["formatVersion"].is_number_integer() || J["formatVersion"] != 1))
     R.fail("formatVersion", "unsupported format version (this Seam reads 1)");
-  if (auto It = J.find("types"); It != J.end() &&
+  if (auto It = J.find("types");
+      It != J.end() &&
       R.checkKeys(*It, "types",
                   {"tensor", "deviceLike", "hostRecords", "modules",
                    "moduleHolders", "libraryNamespaces"})) {
@@ -268,10 +267,11 @@ llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
   if (auto It = J.find("triggers"); It != J.end() && !R.Error)
     readTriggers(R, *It, P);
   R.strings(J, "", "metadata", P.Metadata);
-  if (auto It = J.find("residency"); It != J.end() && !R.Error &&
+  if (auto It = J.find("residency");
+      It != J.end() && !R.Error &&
       R.checkKeys(*It, "residency",
-                  {"hostDevices", "deviceDevices", "toHost", "toDevice",
-                   "move", "factories", "likeFactories", "boolProducers",
+                  {"hostDevices", "deviceDevices", "toHost", "toDevice", "move",
+                   "factories", "likeFactories", "boolProducers",
                    "boolDtypes"})) {
     R.strings(*It, "residency", "hostDevices", P.HostDeviceNames);
     R.strings(*It, "residency", "deviceDevices", P.DeviceDeviceNames);
@@ -283,7 +283,8 @@ llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
     R.strings(*It, "residency", "boolProducers", P.BoolProducers);
     R.strings(*It, "residency", "boolDtypes", P.BoolDtypeNames);
   }
-  if (auto It = J.find("regions"); It != J.end() && !R.Error &&
+  if (auto It = J.find("regions");
+      It != J.end() && !R.Error &&
       R.checkKeys(*It, "regions",
                   {"annotations", "compileFunctions", "captureSpans",
                    "hotMethods", "loopFunctions"})) {
@@ -316,9 +317,9 @@ llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
 llvm::Expected<RulePack> loadRulePack(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
-    return llvm::createStringError(Buf.getError(), "%s: cannot read rule pack: %s",
-                                   Path.str().c_str(),
-                                   Buf.getError().message().c_str());
+    return llvm::createStringError(
+        Buf.getError(), "%s: cannot read rule pack: %s", Path.str().c_str(),
+        Buf.getError().message().c_str());
   return parseRulePack((*Buf)->getBuffer(), Path);
 }
 

@@ -178,8 +178,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       std::string Ops;
       for (size_t I = 0; I < R.OpsPerPiece.size(); ++I)
         Ops += (I ? " | " : "") + std::to_string(R.OpsPerPiece[I]);
-      E.Summary = "region splits into " +
-                  plural(R.Pieces, "piece", "pieces") +
+      E.Summary = "region splits into " + plural(R.Pieces, "piece", "pieces") +
                   (R.PiecesPerIteration
                        ? ", one more per iteration of a loop without a "
                          "constant bound"
@@ -189,9 +188,8 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
                   " cut, +" + plural(E.ExtraLaunches, "launch", "launches");
       if (E.IntermediatesMaterialized)
         E.Summary += ", " +
-                     (E.BytesMaterialized
-                          ? formatBytes(*E.BytesMaterialized)
-                          : std::string("unknown size")) +
+                     (E.BytesMaterialized ? formatBytes(*E.BytesMaterialized)
+                                          : std::string("unknown size")) +
                      " materialized";
       E.Summary += "; ~" + formatMicros(E.IdleMicrosPerExecution) +
                    " added per region call " + Tag;
@@ -212,8 +210,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       // A host sync or a capture sync: the device idles for a round trip,
       // the host's resume and the next launch.
       E.IdleMicrosPerExecution = P.SyncRoundtripUs.Value +
-                                 P.HostResumeUs.Value +
-                                 P.LaunchLatencyUs.Value;
+                                 P.HostResumeUs.Value + P.LaunchLatencyUs.Value;
       if (C.Region)
         E.IdleMicrosPerExecution += P.RegionEntryUs.Value;
       E.TripCount = Loops.empty() ? std::nullopt : tripCount(Loops, Ctx);
@@ -247,22 +244,22 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
         if (Row.Kind.empty()) {
           Row.Kind = "loop";
           Row.Name = F.Function;
-          Row.Where = makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                                L->Keyword);
+          Row.Where =
+              makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(), L->Keyword);
           std::vector<const LoopInfo *> Outer = {L};
           Row.TripCount = tripCount(Outer, Ctx);
         }
         ++Row.Syncs;
         std::vector<const LoopInfo *> Inner(C.LocalLoops.begin(),
                                             C.LocalLoops.end() - 1);
-        double PerOuter = E.IdleMicrosPerExecution *
-                          tripCount(Inner, Ctx).value_or(1);
+        double PerOuter =
+            E.IdleMicrosPerExecution * tripCount(Inner, Ctx).value_or(1);
         Row.MicrosPerExecution += PerOuter;
       }
     }
-    double RankBasis = E.IdleMicrosTotal
-                           ? *E.IdleMicrosTotal
-                           : E.IdleMicrosPerExecution * (Loops.empty() ? 1 : 100);
+    double RankBasis = E.IdleMicrosTotal ? *E.IdleMicrosTotal
+                                         : E.IdleMicrosPerExecution *
+                                               (Loops.empty() ? 1 : 100);
     E.Rank = rankFromMicros(RankBasis);
     F.Cost = std::move(E);
   }

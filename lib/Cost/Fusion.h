@@ -16,8 +16,7 @@ namespace seam {
 
 /// Group index of each op (ops of class View get -1); groups are numbered
 /// from 0 in order. \p Count receives the number of groups (= launches).
-std::vector<int> fusionGroups(const std::vector<OpClass> &Ops,
-                              unsigned &Count);
+std::vector<int> fusionGroups(const std::vector<OpClass> &Ops, unsigned &Count);
 
 } // namespace seam
 

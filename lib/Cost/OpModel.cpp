@@ -9,9 +9,8 @@ using namespace clang;
 
 namespace seam {
 
-std::optional<std::string> parseShapeHint(llvm::StringRef Text,
-                                          const ApiModel &Api,
-                                          ShapeHints &Hints) {
+std::optional<std::string>
+parseShapeHint(llvm::StringRef Text, const ApiModel &Api, ShapeHints &Hints) {
   auto [Name, Rest] = Text.split('=');
   Name = Name.trim();
   if (Name.empty() || Rest.empty())
@@ -23,7 +22,8 @@ std::optional<std::string> parseShapeHint(llvm::StringRef Text,
   for (llvm::StringRef D : Parts) {
     uint64_t V = 0;
     if (D.trim().getAsInteger(10, V))
-      return "'" + D.str() + "' is not a dimension (expected NAME=DIMS[:DTYPE])";
+      return "'" + D.str() +
+             "' is not a dimension (expected NAME=DIMS[:DTYPE])";
     Elements *= static_cast<double>(V);
   }
   std::optional<double> Size =
@@ -92,8 +92,8 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
     if (!End)
       return std::nullopt;
     int64_t Step = 0;
-    const Expr *Inc = For->getInc() ? For->getInc()->IgnoreParenImpCasts()
-                                    : nullptr;
+    const Expr *Inc =
+        For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
     if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
         U && U->isIncrementOp() && IsIV(U->getSubExpr()))
       Step = 1;
@@ -119,7 +119,8 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
           if (auto N = intValue(CE->getArg(0), Ctx))
             return static_cast<double>(std::max<int64_t>(*N, 0));
         if (CE->getNumArgs() == 2) {
-          auto A = intValue(CE->getArg(0), Ctx), B = intValue(CE->getArg(1), Ctx);
+          auto A = intValue(CE->getArg(0), Ctx),
+               B = intValue(CE->getArg(1), Ctx);
           if (A && B)
             return static_cast<double>(std::max<int64_t>(*B - *A, 0));
         }
@@ -127,8 +128,8 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
     }
     if (const auto *IL = dyn_cast_or_null<InitListExpr>(Init))
       return static_cast<double>(IL->getNumInits());
-    if (const auto *AT = Ctx.getAsConstantArrayType(
-            Range->getRangeInit()->getType()))
+    if (const auto *AT =
+            Ctx.getAsConstantArrayType(Range->getRangeInit()->getType()))
       return static_cast<double>(AT->getSize().getZExtValue());
   }
   return std::nullopt;
@@ -217,8 +218,8 @@ std::optional<double> OpModel::bytesOf(const Expr *E, unsigned Depth) {
     if (D->getIdentifier())
       if (auto It = Hints.find(D->getName().str()); It != Hints.end())
         return It->second;
-    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() &&
-                                              !isa<ParmVarDecl>(VD))
+    if (const auto *VD = dyn_cast<VarDecl>(D);
+        VD && VD->getInit() && !isa<ParmVarDecl>(VD))
       return bytesOf(VD->getInit(), Depth + 1);
     return std::nullopt;
   }

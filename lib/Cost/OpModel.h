@@ -39,9 +39,8 @@ struct OpEvent {
 using ShapeHints = std::map<std::string, double>;
 
 /// Parses "name=4x1024[:f16]" into \p Hints; returns an error message.
-std::optional<std::string> parseShapeHint(llvm::StringRef Text,
-                                          const ApiModel &Api,
-                                          ShapeHints &Hints);
+std::optional<std::string>
+parseShapeHint(llvm::StringRef Text, const ApiModel &Api, ShapeHints &Hints);
 
 /// Trip count of a loop with constant bounds (`for (int i = 0; i < 100;
 /// ++i)`, `c10::irange(8)`); nullopt otherwise.

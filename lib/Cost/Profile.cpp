@@ -15,8 +15,8 @@ static llvm::Error fail(llvm::StringRef Path, const std::string &Msg) {
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Text,
                                            llvm::StringRef Path) {
-  nlohmann::json J = nlohmann::json::parse(Text.begin(), Text.end(), nullptr,
-                                           false, true);
+  nlohmann::json J =
+      nlohmann::json::parse(Text.begin(), Text.end(), nullptr, false, true);
   if (J.is_discarded() || !J.is_object())
     return fail(Path, "not a JSON object");
   DeviceProfile P;
@@ -64,7 +64,8 @@ llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Text,
       return fail(Path, Where + ": expected {\"value\": number, \"source\": "
                                 "non-empty string}");
     double V = (*It)["value"].get<double>();
-    if (!(V >= 0) || (F.Member == &DeviceProfile::MemoryBandwidthGBps && V <= 0))
+    if (!(V >= 0) ||
+        (F.Member == &DeviceProfile::MemoryBandwidthGBps && V <= 0))
       return fail(Path, Where + ": value must be positive");
     P.*F.Member = {V, (*It)["source"].get<std::string>()};
   }

@@ -52,8 +52,7 @@ int runCalibrate(const CalibrateOptions &Opts) {
   rt::synchronize();
 
   double SyncIdle = medianMicros(N, Idle, [] { rt::synchronize(); });
-  double Roundtrip =
-      medianMicros(N, Idle, [&] { (void)One.item<float>(); });
+  double Roundtrip = medianMicros(N, Idle, [&] { (void)One.item<float>(); });
   double Enqueue = medianMicros(N, Idle, Op);
   double OpAndSync = medianMicros(N, Idle, [&] {
     Op();
@@ -99,9 +98,10 @@ int runCalibrate(const CalibrateOptions &Opts) {
           {"source", How + "host time to enqueue one eager op"}}},
         {"launch_latency_us",
          {{"value", std::max(0.0, OpAndSync - Enqueue - SyncIdle)},
-          {"source", How + "enqueue + synchronize of one eager op, minus "
-                           "the enqueue and an idle synchronize (" +
-                           std::to_string(SyncIdle) + " us)"}}},
+          {"source", How +
+                         "enqueue + synchronize of one eager op, minus "
+                         "the enqueue and an idle synchronize (" +
+                         std::to_string(SyncIdle) + " us)"}}},
         {"region_entry_us",
          {{"value", std::max(0.0, RegionAndSync - OpAndSync)},
           {"source", How + "a cached one-op compiled call + synchronize, "

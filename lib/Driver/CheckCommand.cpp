@@ -109,15 +109,14 @@ int runCheck(const CheckOptions &Opts) {
     }
   }
 
-  std::vector<ParseResult> Parsed = parseFiles(
-      **DB, Opts.Frontend, Opts.Files, [&](clang::ASTContext &Ctx) {
+  std::vector<ParseResult> Parsed =
+      parseFiles(**DB, Opts.Frontend, Opts.Files, [&](clang::ASTContext &Ctx) {
         RegionModel Regions(Ctx, Api, Opts.Analysis.Regions);
         std::vector<TriggerSite> Sites = findTriggerSites(Ctx, Api, Regions);
         std::vector<Finding> Fs =
             findHazards(Ctx, Api, Regions, Sites, Opts.Analysis);
         estimateCosts(Ctx, Api, Regions, Sites, Fs, Cost, R.Summary);
-        R.Findings.insert(R.Findings.end(),
-                          std::make_move_iterator(Fs.begin()),
+        R.Findings.insert(R.Findings.end(), std::make_move_iterator(Fs.begin()),
                           std::make_move_iterator(Fs.end()));
       });
   for (const ParseResult &P : Parsed)
@@ -133,10 +132,9 @@ int runCheck(const CheckOptions &Opts) {
   bool Color = Opts.Color == CheckOptions::ColorMode::Always ||
                (Opts.Color == CheckOptions::ColorMode::Auto && !File &&
                 llvm::outs().has_colors());
-  std::stable_sort(R.Summary.begin(), R.Summary.end(),
-                   [](const SummaryRow &A, const SummaryRow &B) {
-                     return A.Rank > B.Rank;
-                   });
+  std::stable_sort(
+      R.Summary.begin(), R.Summary.end(),
+      [](const SummaryRow &A, const SummaryRow &B) { return A.Rank > B.Rank; });
   switch (Opts.Format) {
   case OutputFormat::Text:
     writeText(OS, R, Color);

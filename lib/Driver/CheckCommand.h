@@ -28,10 +28,10 @@ struct CheckOptions {
   bool DefaultRules = true;
   std::string RulesDir; ///< where the default packs live ("" = search)
   OutputFormat Format = OutputFormat::Text;
-  std::string OutputPath; ///< "" = stdout
+  std::string OutputPath;                       ///< "" = stdout
   std::optional<Level> FailOn = Level::Warning; ///< nullopt = never fail
   enum class ColorMode { Auto, Always, Never } Color = ColorMode::Auto;
-  std::string Profile = "h100"; ///< --profile: bundled name or path
+  std::string Profile = "h100";    ///< --profile: bundled name or path
   std::vector<std::string> Shapes; ///< --shape NAME=DIMS[:DTYPE]
   bool Summary = false;            ///< --summary
 };

@@ -38,9 +38,8 @@ makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
           Opts.BuildDir.c_str(), Err.c_str());
     // As clang-tidy does: files missing from the database borrow the
     // flags of a similar file.
-    return inferTargetAndDriverMode(
-        inferMissingCompileCommands(expandResponseFiles(
-            std::move(DB), llvm::vfs::getRealFileSystem())));
+    return inferTargetAndDriverMode(inferMissingCompileCommands(
+        expandResponseFiles(std::move(DB), llvm::vfs::getRealFileSystem())));
   }
   std::vector<std::string> Args = Opts.ExtraArgs;
   if (!Opts.HasExtraArgs) {
@@ -115,10 +114,10 @@ private:
 
 } // namespace
 
-std::vector<ParseResult>
-parseFiles(const CompilationDatabase &DB, const FrontendOptions &Opts,
-           const std::vector<std::string> &Files,
-           std::function<void(ASTContext &)> OnTU) {
+std::vector<ParseResult> parseFiles(const CompilationDatabase &DB,
+                                    const FrontendOptions &Opts,
+                                    const std::vector<std::string> &Files,
+                                    std::function<void(ASTContext &)> OnTU) {
   std::vector<ParseResult> Results;
   llvm::IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts(new DiagnosticOptions);
   DiagOpts->ShowColors = llvm::errs().has_colors();
@@ -166,7 +165,8 @@ parseFiles(const CompilationDatabase &DB, const FrontendOptions &Opts,
                 (Printer.Errors == 1 ? "" : "s") +
                 " above); it was not analyzed";
     } else {
-      R.Error = "'" + File + "' could not be analyzed (no compile command "
+      R.Error = "'" + File +
+                "' could not be analyzed (no compile command "
                 "or the compiler could not start)";
     }
     Results.push_back(R);

@@ -69,7 +69,7 @@ struct CostEstimate {
   double IdleMicrosPerExecution = 0;
   std::optional<double> TripCount;
   std::optional<double> IdleMicrosTotal;
-  unsigned Rank = 0; ///< 0-100, higher is costlier
+  unsigned Rank = 0;   ///< 0-100, higher is costlier
   std::string Summary; ///< appended to the message
 };
 

@@ -94,8 +94,8 @@ std::string actionPhrase(const TriggerSite &S) {
 }
 
 std::string hostSyncMessage(const TriggerSite &S, bool Capture) {
-  std::string Msg = (Capture ? "capture sync: " : "host sync: ") +
-                    actionPhrase(S);
+  std::string Msg =
+      (Capture ? "capture sync: " : "host sync: ") + actionPhrase(S);
   if (Capture)
     return Msg + " inside a CUDA graph capture; the capture fails at run time";
   switch (S.Match.Rule->What) {
@@ -122,8 +122,8 @@ std::vector<PathNote> toNotes(const SourceManager &SM, const LangOptions &LO,
                               const std::vector<PathStep> &Steps) {
   std::vector<PathNote> Notes;
   for (const PathStep &P : Steps)
-    Notes.push_back({P.Message, makePoint(SM, LO, P.Loc),
-                     P.What == PathStep::Call});
+    Notes.push_back(
+        {P.Message, makePoint(SM, LO, P.Loc), P.What == PathStep::Call});
   return Notes;
 }
 
@@ -257,10 +257,9 @@ void sortAndDedupe(std::vector<Finding> &Findings) {
     return std::make_tuple(F.Where.File, F.Where.Line, F.Where.Column,
                            F.RuleId);
   };
-  std::stable_sort(Findings.begin(), Findings.end(),
-                   [&](const Finding &A, const Finding &B) {
-                     return Key(A) < Key(B);
-                   });
+  std::stable_sort(
+      Findings.begin(), Findings.end(),
+      [&](const Finding &A, const Finding &B) { return Key(A) < Key(B); });
   Findings.erase(std::unique(Findings.begin(), Findings.end(),
                              [&](const Finding &A, const Finding &B) {
                                return Key(A) == Key(B);

@@ -85,12 +85,10 @@ bool isSuppressed(const SourceManager &SM, SourceLocation Loc,
   unsigned LineNo = SM.getSpellingLineNumber(F);
   if (LineNo <= 1)
     return false;
-  SourceLocation Prev =
-      SM.translateLineCol(SM.getFileID(F), LineNo - 1, 1);
+  SourceLocation Prev = SM.translateLineCol(SM.getFileID(F), LineNo - 1, 1);
   llvm::StringRef PrevLine = lineAt(SM, Prev);
   size_t N = PrevLine.find("NOLINTNEXTLINE");
-  return N != llvm::StringRef::npos &&
-         listNames(PrevLine.substr(N + 14), Rule);
+  return N != llvm::StringRef::npos && listNames(PrevLine.substr(N + 14), Rule);
 }
 
 std::string exprText(const SourceManager &SM, const LangOptions &LO,

@@ -81,7 +81,7 @@ public:
   bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
 
   bool VisitForStmt(ForStmt *S) {
-    const Stmt *First = S->getCond() ? static_cast<const Stmt *>(S->getCond())
+    const Stmt *First = S->getCond()  ? static_cast<const Stmt *>(S->getCond())
                         : S->getInc() ? static_cast<const Stmt *>(S->getInc())
                                       : S->getBody();
     addLoop(S, First ? First->getBeginLoc() : S->getBeginLoc());
@@ -130,8 +130,7 @@ RegionModel::RegionModel(ASTContext &Ctx, const ApiModel &Api,
   propagate();
 }
 
-std::optional<unsigned>
-RegionModel::nodeFor(const FunctionDecl *FD) const {
+std::optional<unsigned> RegionModel::nodeFor(const FunctionDecl *FD) const {
   if (!FD)
     return std::nullopt;
   auto It = Index.find(FD->getCanonicalDecl());
@@ -144,13 +143,14 @@ std::string RegionModel::displayName(const FunctionDecl *FD) const {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
       MD && MD->getParent()->isLambda()) {
     const SourceManager &SM = Ctx.getSourceManager();
-    PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(MD->getParent()->getLocation()));
+    PresumedLoc P =
+        SM.getPresumedLoc(SM.getFileLoc(MD->getParent()->getLocation()));
     std::string Where = P.isValid() ? std::to_string(P.getLine()) + ":" +
                                           std::to_string(P.getColumn())
                                     : "?";
     const FunctionDecl *Outer = enclosingFunction(FD);
-    return (Outer ? displayName(Outer) + "::" : std::string()) +
-           "(lambda at " + Where + ")";
+    return (Outer ? displayName(Outer) + "::" : std::string()) + "(lambda at " +
+           Where + ")";
   }
   return qualifiedName(FD);
 }
@@ -266,8 +266,8 @@ void RegionModel::scanBody(unsigned Node) {
     // Lambdas handed to std::for_each and the like run once per element.
     if (Api.isLoopFunction(Callee))
       for (const Expr *Arg : CE->arguments())
-        if (const auto *LE =
-                dyn_cast<LambdaExpr>(Arg->IgnoreParenImpCasts()->IgnoreImplicit()))
+        if (const auto *LE = dyn_cast<LambdaExpr>(
+                Arg->IgnoreParenImpCasts()->IgnoreImplicit()))
           IteratedLambdas[LE->getBeginLoc().getRawEncoding()] =
               qualifiedName(Callee);
     // A module holder's operator() forwards to Impl::forward.
@@ -413,13 +413,12 @@ void RegionModel::propagate() {
       FunctionNode &Callee = Nodes[CS.Callee];
       if (!Callee.HotReach.Reached &&
           (innermostLoop(I, CS.Loc) || !CS.IteratedBy.empty())) {
-        Callee.HotReach = {true, static_cast<int>(I), static_cast<int>(C),
-                           -1};
+        Callee.HotReach = {true, static_cast<int>(I), static_cast<int>(C), -1};
         Hot.push_back(CS.Callee);
       }
       if (!Callee.CaptureReach.Reached && captureAt(I, CS.Loc)) {
-        Callee.CaptureReach = {true, static_cast<int>(I),
-                               static_cast<int>(C), -1};
+        Callee.CaptureReach = {true, static_cast<int>(I), static_cast<int>(C),
+                               -1};
         Capture.push_back(CS.Callee);
       }
     }
@@ -458,12 +457,10 @@ const CaptureSpan *RegionModel::captureAt(unsigned Node,
   return nullptr;
 }
 
-std::vector<PathStep> RegionModel::pathTo(unsigned Node,
-                                          Reach FunctionNode::*Which,
-                                          PathStep::Kind RootKind,
-                                          unsigned &NumCalls,
-                                          std::vector<const LoopInfo *>
-                                              *SeedLoops) const {
+std::vector<PathStep>
+RegionModel::pathTo(unsigned Node, Reach FunctionNode::*Which,
+                    PathStep::Kind RootKind, unsigned &NumCalls,
+                    std::vector<const LoopInfo *> *SeedLoops) const {
   std::vector<PathStep> Rev;
   NumCalls = 0;
   unsigned Cur = Node;
@@ -477,9 +474,9 @@ std::vector<PathStep> RegionModel::pathTo(unsigned Node,
               Root.RegionWhy + ")";
       else
         Msg = "'" + Root.Name + "' is a module forward, a hot path";
-      Rev.push_back({Root.IsRegionRoot ? PathStep::RegionRoot
-                                       : PathStep::HotRoot,
-                     Root.NameLoc, Msg});
+      Rev.push_back(
+          {Root.IsRegionRoot ? PathStep::RegionRoot : PathStep::HotRoot,
+           Root.NameLoc, Msg});
       break;
     }
     const FunctionNode &Caller = Nodes[R.Pred];
@@ -499,8 +496,8 @@ std::vector<PathStep> RegionModel::pathTo(unsigned Node,
       // A seed: the call sits in a loop or capture span of its caller.
       if (Which == &FunctionNode::CaptureReach) {
         if (const CaptureSpan *S = captureAt(R.Pred, CS.Loc))
-          Rev.push_back({PathStep::Capture, S->Marker,
-                         "CUDA graph capture begins here"});
+          Rev.push_back(
+              {PathStep::Capture, S->Marker, "CUDA graph capture begins here"});
       } else if (!CS.IteratedBy.empty()) {
         Rev.push_back({PathStep::Loop, CS.Loc,
                        "passed to '" + CS.IteratedBy +
@@ -535,12 +532,12 @@ SiteContext RegionModel::contextAt(unsigned Node, SourceLocation Loc) const {
   }
   if (const CaptureSpan *S = captureAt(Node, Loc)) {
     C.Capture = true;
-    C.CapturePath = {{PathStep::Capture, S->Marker,
-                      "CUDA graph capture begins here"}};
+    C.CapturePath = {
+        {PathStep::Capture, S->Marker, "CUDA graph capture begins here"}};
   } else if (N.CaptureReach.Reached) {
     C.Capture = true;
-    C.CapturePath = pathTo(Node, &FunctionNode::CaptureReach,
-                           PathStep::Capture, C.CaptureCalls);
+    C.CapturePath = pathTo(Node, &FunctionNode::CaptureReach, PathStep::Capture,
+                           C.CaptureCalls);
   }
   if (!C.LocalLoops.empty()) {
     C.Hot = true;

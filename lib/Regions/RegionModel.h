@@ -44,7 +44,7 @@ struct LoopInfo {
 struct CaptureSpan {
   clang::SourceLocation Marker; ///< the capture-begin call's name
   clang::SourceLocation Begin;  ///< the end of the capture-begin call
-  clang::SourceLocation End;   ///< the capture-end call, or function end
+  clang::SourceLocation End;    ///< the capture-end call, or function end
 };
 
 /// How a function is reached from a root: the predecessor on a shortest
@@ -65,7 +65,7 @@ struct FunctionNode {
   std::vector<CallSite> Calls;
 
   bool IsRegionRoot = false;
-  std::string RegionWhy; ///< "annotated", "matches --region '...'", ...
+  std::string RegionWhy;  ///< "annotated", "matches --region '...'", ...
   bool IsHotRoot = false; ///< a module forward
   Reach RegionReach, HotReach, CaptureReach;
 };
@@ -116,18 +116,17 @@ private:
   bool contains(clang::SourceRange R, clang::SourceLocation L) const;
   const LoopInfo *innermostLoop(unsigned Node, clang::SourceLocation L) const;
   const CaptureSpan *captureAt(unsigned Node, clang::SourceLocation L) const;
-  std::vector<PathStep> pathTo(unsigned Node, Reach FunctionNode::*Which,
-                               PathStep::Kind RootKind, unsigned &Calls,
-                               std::vector<const LoopInfo *> *SeedLoops =
-                                   nullptr) const;
+  std::vector<PathStep>
+  pathTo(unsigned Node, Reach FunctionNode::*Which, PathStep::Kind RootKind,
+         unsigned &Calls,
+         std::vector<const LoopInfo *> *SeedLoops = nullptr) const;
 
   clang::ASTContext &Ctx;
   const ApiModel &Api;
   std::vector<FunctionNode> Nodes;
   llvm::DenseMap<const clang::FunctionDecl *, unsigned> Index;
   /// Definitions in this TU overriding each virtual method (canonical).
-  llvm::DenseMap<const clang::FunctionDecl *, std::vector<unsigned>>
-      Overriders;
+  llvm::DenseMap<const clang::FunctionDecl *, std::vector<unsigned>> Overriders;
   /// Arguments of compile(...) calls; resolved to region roots.
   std::vector<std::pair<const clang::Expr *, clang::SourceLocation>>
       CompiledTargets;

@@ -70,10 +70,10 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
         {"ruleId", F.RuleId},
         {"ruleIndex", RuleIndex},
         {"level", sarifLevel(F.Severity)},
-        {"message", {{"text", F.Message +
-                                   (F.Cost && !F.Cost->Summary.empty()
-                                        ? "; " + F.Cost->Summary
-                                        : std::string())}}},
+        {"message",
+         {{"text", F.Message + (F.Cost && !F.Cost->Summary.empty()
+                                    ? "; " + F.Cost->Summary
+                                    : std::string())}}},
         {"locations",
          {{{"physicalLocation", physical(F.Where, Base)},
            {"logicalLocations",
@@ -84,9 +84,10 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
       if (!F.Path[I].Where.valid())
         continue;
       HasCall |= F.Path[I].IsCall;
-      Related.push_back({{"id", static_cast<int>(I)},
-                         {"message", {{"text", F.Path[I].Message}}},
-                         {"physicalLocation", physical(F.Path[I].Where, Base)}});
+      Related.push_back(
+          {{"id", static_cast<int>(I)},
+           {"message", {{"text", F.Path[I].Message}}},
+           {"physicalLocation", physical(F.Path[I].Where, Base)}});
     }
     if (!Related.empty())
       Result["relatedLocations"] = Related;
@@ -125,16 +126,15 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   if (!Notifications.empty())
     Invocation["toolExecutionNotifications"] = Notifications;
 
-  nlohmann::json Run = {
-      {"tool",
-       {{"driver",
-         {{"name", "seam"},
-          {"version", SeamVersion},
-          {"semanticVersion", SeamVersion},
-          {"rules", Rules}}}}},
-      {"invocations", {Invocation}},
-      {"columnKind", "unicodeCodePoints"},
-      {"results", Results}};
+  nlohmann::json Run = {{"tool",
+                         {{"driver",
+                           {{"name", "seam"},
+                            {"version", SeamVersion},
+                            {"semanticVersion", SeamVersion},
+                            {"rules", Rules}}}}},
+                        {"invocations", {Invocation}},
+                        {"columnKind", "unicodeCodePoints"},
+                        {"results", Results}};
   if (!R.Summary.empty()) {
     nlohmann::json Summary = nlohmann::json::array();
     for (const SummaryRow &Row : R.Summary)

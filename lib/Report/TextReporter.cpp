@@ -1,4 +1,5 @@
-//===- TextReporter.cpp - clang-style diagnostics --------------------------===//
+//===- TextReporter.cpp - clang-style diagnostics
+//--------------------------===//
 #include "Report/Reporters.h"
 
 #include <cstdio>

@@ -502,9 +502,9 @@ void ResidencyWalker::forEachTensor(
   if (const auto *CE = dyn_cast<CallExpr>(E))
     if (const FunctionDecl *FD = CE->getDirectCallee();
         FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-        llvm::is_contained({"make_pair", "make_tuple", "tie",
-                            "forward_as_tuple"},
-                           FD->getName())) {
+        llvm::is_contained(
+            {"make_pair", "make_tuple", "tie", "forward_as_tuple"},
+            FD->getName())) {
       for (const Expr *A : CE->arguments())
         forEachTensor(A, Fn);
       return;
@@ -591,7 +591,7 @@ AbsValue ResidencyWalker::evalMemberCall(const CXXMemberCallExpr *MC) const {
       bool ToBool = mentionsBoolDtype(MC);
       Residency Dev = deviceArgs(MC);
       AbsValue Other = tensorArgs(MC); // x.to(other)
-      Residency Where = Dev != Residency::None     ? Dev
+      Residency Where = Dev != Residency::None           ? Dev
                         : Other.Where != Residency::None ? Other.Where
                                                          : Self.Where;
       return {Where, ToBool || Self.IsBool};

@@ -27,16 +27,15 @@ TEST(Fusion, TrailingReductionJoinsAndCloses) {
   EXPECT_EQ(groups({C::Pointwise, C::Reduction, C::Pointwise}, N),
             (std::vector<int>{0, 0, 1}));
   EXPECT_EQ(N, 2u);
-  EXPECT_EQ(groups({C::Reduction, C::Reduction}, N),
-            (std::vector<int>{0, 1}));
+  EXPECT_EQ(groups({C::Reduction, C::Reduction}, N), (std::vector<int>{0, 1}));
   EXPECT_EQ(N, 2u);
 }
 
 TEST(Fusion, LibraryOpsStandAlone) {
   unsigned N = 0;
-  EXPECT_EQ(groups({C::Pointwise, C::Library, C::Pointwise, C::DataDependent},
-                   N),
-            (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(
+      groups({C::Pointwise, C::Library, C::Pointwise, C::DataDependent}, N),
+      (std::vector<int>{0, 1, 2, 3}));
   EXPECT_EQ(N, 4u);
 }
 

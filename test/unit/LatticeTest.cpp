@@ -1,4 +1,5 @@
-//===- LatticeTest.cpp - The residency lattice -----------------------------===//
+//===- LatticeTest.cpp - The residency lattice
+//-----------------------------===//
 #include "Residency/Lattice.h"
 
 #include "gtest/gtest.h"
@@ -21,8 +22,8 @@ TEST(Lattice, JoinIsALeastUpperBound) {
         EXPECT_EQ(join(join(A, B), C), join(A, join(B, C))); // associative
     }
   for (Residency A : All) {
-    EXPECT_EQ(join(A, A), A);               // idempotent
-    EXPECT_EQ(join(A, Residency::None), A); // None is bottom
+    EXPECT_EQ(join(A, A), A);                                 // idempotent
+    EXPECT_EQ(join(A, Residency::None), A);                   // None is bottom
     EXPECT_EQ(join(A, Residency::Device), Residency::Device); // top
   }
 }

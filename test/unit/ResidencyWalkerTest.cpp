@@ -1,6 +1,6 @@
 //===- ResidencyWalkerTest.cpp - Residency of values at program points ----===//
-#include "ApiModel/ApiModel.h"
 #include "Residency/ResidencyWalker.h"
+#include "ApiModel/ApiModel.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -61,7 +61,8 @@ using R = Residency;
 TEST(ResidencyWalker, Factories) {
   EXPECT_EQ(probe("probe(torch::ones({2}));"
                   "probe(torch::ones({2}, torch::kCUDA));"
-                  "probe(torch::zeros({2}, torch::TensorOptions().dtype(torch::kFloat)));"
+                  "probe(torch::zeros({2}, "
+                  "torch::TensorOptions().dtype(torch::kFloat)));"
                   "probe(torch::zeros({2}, torch::device(torch::kCUDA)));"
                   "probe(torch::zeros({2}, dev));"
                   "probe(torch::tensor({1.0f}));"),

@@ -81,16 +81,15 @@ TEST(RulePack, RejectsMalformedInput) {
   EXPECT_NE(errorOf("[]").find("expected an object"), std::string::npos);
   EXPECT_NE(errorOf(R"({"types": {}})").find("missing required key 'name'"),
             std::string::npos);
-  EXPECT_NE(errorOf(R"({"name": "x", "tensors": []})")
-                .find("'tensors': unknown key"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf(R"({"name": "x", "tensors": []})").find("'tensors': unknown key"),
+      std::string::npos);
   EXPECT_NE(errorOf(R"({"name": "x", "types": {"tensor": "a::T"}})")
                 .find("'types.tensor': expected an array of strings"),
             std::string::npos);
-  EXPECT_NE(
-      errorOf(R"({"name": "x", "triggers": [{"trigger": "print"}]})")
-          .find("needs exactly one of 'method', 'function', 'operator'"),
-      std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "triggers": [{"trigger": "print"}]})")
+                .find("needs exactly one of 'method', 'function', 'operator'"),
+            std::string::npos);
   EXPECT_NE(errorOf(R"({"name": "x", "triggers": [{"method": "m",
                        "trigger": "print", "when": "sometimes"}]})")
                 .find("unknown condition 'sometimes'"),
