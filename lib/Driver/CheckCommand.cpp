@@ -2,6 +2,7 @@
 #include "Driver/CheckCommand.h"
 
 #include "ApiModel/ApiModel.h"
+#include "Driver/Config.h"
 #include "Regions/RegionModel.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -9,6 +10,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 
 namespace seam {
 
@@ -88,6 +90,30 @@ int runCheck(const CheckOptions &Opts) {
       return 2;
     }
 
+  // .seam.yaml files: regions and shapes that add to the command line's.
+  ConfigFinder Configs;
+  std::map<std::string, const FileConfig *> ConfigOf;
+  for (const std::string &File : Opts.Files) {
+    llvm::Expected<const FileConfig *> C = Configs.forFile(File);
+    if (!C) {
+      errorLine("invalid configuration: " + llvm::toString(C.takeError()));
+      return 2;
+    }
+    for (const std::string &G : (*C)->Regions)
+      if (auto E = llvm::GlobPattern::create(G); !E) {
+        errorLine((*C)->Path + ": invalid region pattern '" + G +
+                  "': " + llvm::toString(E.takeError()));
+        return 2;
+      }
+    ShapeHints Scratch;
+    for (const std::string &S : (*C)->Shapes)
+      if (auto Err = parseShapeHint(S, Api, Scratch)) {
+        errorLine((*C)->Path + ": invalid shape '" + S + "': " + *Err);
+        return 2;
+      }
+    ConfigOf[File] = *C;
+  }
+
   std::string Warning;
   auto DB = makeCompilationDatabase(Opts.Frontend, Warning);
   if (!DB) {
@@ -109,13 +135,24 @@ int runCheck(const CheckOptions &Opts) {
     }
   }
 
-  std::vector<ParseResult> Parsed =
-      parseFiles(**DB, Opts.Frontend, Opts.Files, [&](clang::ASTContext &Ctx) {
-        RegionModel Regions(Ctx, Api, Opts.Analysis.Regions);
+  std::vector<ParseResult> Parsed = parseFiles(
+      **DB, Opts.Frontend, Opts.Files,
+      [&](clang::ASTContext &Ctx, llvm::StringRef File) {
+        AnalysisOptions Analysis = Opts.Analysis;
+        CostOptions TUCost = Cost;
+        if (const FileConfig *C = ConfigOf[File.str()]) {
+          Analysis.Regions.RegionGlobs.insert(
+              Analysis.Regions.RegionGlobs.end(), C->Regions.begin(),
+              C->Regions.end());
+          for (const std::string &S : C->Shapes)
+            if (!TUCost.Hints.count(S.substr(0, S.find('='))))
+              (void)parseShapeHint(S, Api, TUCost.Hints); // validated above
+        }
+        RegionModel Regions(Ctx, Api, Analysis.Regions);
         std::vector<TriggerSite> Sites = findTriggerSites(Ctx, Api, Regions);
         std::vector<Finding> Fs =
-            findHazards(Ctx, Api, Regions, Sites, Opts.Analysis);
-        estimateCosts(Ctx, Api, Regions, Sites, Fs, Cost, R.Summary);
+            findHazards(Ctx, Api, Regions, Sites, Analysis);
+        estimateCosts(Ctx, Api, Regions, Sites, Fs, TUCost, R.Summary);
         R.Findings.insert(R.Findings.end(), std::make_move_iterator(Fs.begin()),
                           std::make_move_iterator(Fs.end()));
       });

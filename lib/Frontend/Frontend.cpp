@@ -117,7 +117,7 @@ private:
 std::vector<ParseResult> parseFiles(const CompilationDatabase &DB,
                                     const FrontendOptions &Opts,
                                     const std::vector<std::string> &Files,
-                                    std::function<void(ASTContext &)> OnTU) {
+                                    std::function<void(ASTContext &, llvm::StringRef)> OnTU) {
   std::vector<ParseResult> Results;
   llvm::IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts(new DiagnosticOptions);
   DiagOpts->ShowColors = llvm::errs().has_colors();
@@ -155,7 +155,10 @@ std::vector<ParseResult> parseFiles(const CompilationDatabase &DB,
     ErrorPrinter Printer(DiagOpts.get());
     Tool.setDiagnosticConsumer(&Printer);
     Tool.setPrintErrorMessage(false);
-    Factory F(OnTU);
+    std::function<void(ASTContext &)> ForFile = [&](ASTContext &Ctx) {
+      OnTU(Ctx, File);
+    };
+    Factory F(ForFile);
     int Status = Tool.run(&F);
     if (Status == 0 && Printer.Errors == 0) {
       R.Ok = true;

@@ -41,7 +41,7 @@ struct ParseResult {
 std::vector<ParseResult>
 parseFiles(const clang::tooling::CompilationDatabase &DB,
            const FrontendOptions &Opts, const std::vector<std::string> &Files,
-           std::function<void(clang::ASTContext &)> OnTU);
+           std::function<void(clang::ASTContext &, llvm::StringRef File)> OnTU);
 
 } // namespace seam
 
