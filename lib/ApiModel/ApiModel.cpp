@@ -29,6 +29,31 @@ std::string qualifiedName(const NamedDecl *D) {
   return Out + D->getNameAsString();
 }
 
+const Expr *stripValue(const Expr *E, bool Copies) {
+  while (E) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = F->getSubExpr();
+    if (const auto *S = dyn_cast<CXXStaticCastExpr>(E))
+      E = S->getSubExpr();
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      E = D->getExpr();
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+        Copies && C && C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
+      E = C->getArg(0);
+    if (E == Prev)
+      break;
+  }
+  return E;
+}
+
 static void fill(llvm::StringSet<> &Set, const std::vector<std::string> &V) {
   for (const auto &S : V)
     Set.insert(S);

@@ -104,6 +104,11 @@ private:
 /// Qualified name of a declaration, without inline or anonymous namespaces.
 std::string qualifiedName(const clang::NamedDecl *D);
 
+/// \p E without what does not change its value: parentheses, implicit and
+/// functional/static casts, temporaries, cleanups, default arguments, and
+/// (with \p Copies) copy and move constructions.
+const clang::Expr *stripValue(const clang::Expr *E, bool Copies = false);
+
 } // namespace seam
 
 #endif

@@ -144,6 +144,20 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
 
   std::map<const FunctionDecl *, SummaryRow> RegionRows;
   std::map<const LoopInfo *, SummaryRow> LoopRows;
+  auto RegionRow = [&](const SiteContext &C) -> SummaryRow & {
+    SummaryRow &Row = RegionRows[C.RegionRoot];
+    if (Row.Kind.empty()) {
+      const RegionShape &R = RegionOf(C.RegionRoot);
+      Row.Kind = "region";
+      Row.Name = *C.Region;
+      Row.Where = makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                            C.RegionRoot->getLocation());
+      Row.Pieces = R.Pieces;
+      Row.LaunchesBefore = R.LaunchesBefore;
+      Row.LaunchesAfter = R.LaunchesBefore;
+    }
+    return Row;
+  };
 
   for (Finding &F : Findings) {
     if (F.SiteIndex < 0)
@@ -194,16 +208,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       E.Summary += "; ~" + formatMicros(E.IdleMicrosPerExecution) +
                    " added per region call " + Tag;
 
-      SummaryRow &Row = RegionRows[C.RegionRoot];
-      if (Row.Kind.empty()) {
-        Row.Kind = "region";
-        Row.Name = *C.Region;
-        Row.Where = makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                              C.RegionRoot->getLocation());
-        Row.Pieces = R.Pieces;
-        Row.LaunchesBefore = R.LaunchesBefore;
-        Row.LaunchesAfter = R.LaunchesBefore;
-      }
+      SummaryRow &Row = RegionRow(C);
       Row.LaunchesAfter += E.ExtraLaunches;
       Row.MicrosPerExecution += E.IdleMicrosPerExecution;
     } else {
@@ -224,17 +229,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
                      " iterations";
       E.Summary += " " + Tag;
       if (C.Region) {
-        SummaryRow &Row = RegionRows[C.RegionRoot];
-        if (Row.Kind.empty()) {
-          const RegionShape &R = RegionOf(C.RegionRoot);
-          Row.Kind = "region";
-          Row.Name = *C.Region;
-          Row.Where = makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(),
-                                C.RegionRoot->getLocation());
-          Row.Pieces = R.Pieces;
-          Row.LaunchesBefore = R.LaunchesBefore;
-          Row.LaunchesAfter = R.LaunchesBefore;
-        }
+        SummaryRow &Row = RegionRow(C);
         ++Row.Syncs;
         Row.MicrosPerExecution += E.IdleMicrosPerExecution;
       }

@@ -35,24 +35,7 @@ parseShapeHint(llvm::StringRef Text, const ApiModel &Api, ShapeHints &Hints) {
 }
 
 static const Expr *strip(const Expr *E) {
-  while (E) {
-    const Expr *Prev = E;
-    E = E->IgnoreParenImpCasts();
-    if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
-    if (const auto *C = dyn_cast<CXXConstructExpr>(E);
-        C && C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
-      E = C->getArg(0);
-    if (E == Prev)
-      break;
-  }
-  return E;
+  return stripValue(E, /*Copies=*/true);
 }
 
 static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx) {

@@ -67,15 +67,15 @@ llvm::Expected<FileConfig> parseConfig(llvm::StringRef Text,
         return configError(Path, SM, Value,
                            "'shapes' must map names to DIMS[:DTYPE]");
       for (llvm::yaml::KeyValueNode &Shape : *Shapes) {
-        auto *K = llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(Shape.getKey());
+        auto *K =
+            llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(Shape.getKey());
         auto *V =
             llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(Shape.getValue());
         if (!K || !V)
           return configError(Path, SM, Shape.getKey(),
                              "a shape must be 'name: DIMS[:DTYPE]'");
         llvm::SmallString<32> KB, VB;
-        C.Shapes.push_back(K->getValue(KB).str() + "=" +
-                           V->getValue(VB).str());
+        C.Shapes.push_back(K->getValue(KB).str() + "=" + V->getValue(VB).str());
       }
     } else {
       return configError(Path, SM, KV.getKey(),

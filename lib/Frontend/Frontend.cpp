@@ -114,10 +114,10 @@ private:
 
 } // namespace
 
-std::vector<ParseResult> parseFiles(const CompilationDatabase &DB,
-                                    const FrontendOptions &Opts,
-                                    const std::vector<std::string> &Files,
-                                    std::function<void(ASTContext &, llvm::StringRef)> OnTU) {
+std::vector<ParseResult>
+parseFiles(const CompilationDatabase &DB, const FrontendOptions &Opts,
+           const std::vector<std::string> &Files,
+           std::function<void(ASTContext &, llvm::StringRef)> OnTU) {
   std::vector<ParseResult> Results;
   llvm::IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts(new DiagnosticOptions);
   DiagOpts->ShowColors = llvm::errs().has_colors();

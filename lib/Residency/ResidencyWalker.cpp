@@ -10,27 +10,7 @@ namespace seam {
 
 namespace {
 
-const Expr *strip(const Expr *E) {
-  while (E) {
-    const Expr *Prev = E;
-    E = E->IgnoreParenImpCasts();
-    if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = B->getSubExpr();
-    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = F->getSubExpr();
-    if (const auto *S = dyn_cast<CXXStaticCastExpr>(E))
-      E = S->getSubExpr();
-    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
-      E = D->getExpr();
-    if (E == Prev)
-      break;
-  }
-  return E;
-}
+const Expr *strip(const Expr *E) { return stripValue(E); }
 
 /// A call through a lambda's or functor's operator(): the object is
 /// argument 0 and is not a value operand.
