@@ -31,6 +31,14 @@ config.substitutions.append(
     ("%expect_exit", python + " " + os.path.join(inputs, "expect_exit.py")))
 config.substitutions.append(("%repo", repo))
 
+# The clang-tidy plugin, when it was built.
+tidy_plugin = os.path.join(build, "lib", "libSeamTidy.so")
+clang_tidy = os.path.join(llvm_bin, "clang-tidy")
+if os.path.exists(tidy_plugin) and os.path.exists(clang_tidy):
+    config.available_features.add("seam-tidy")
+    config.substitutions.append(
+        ("%clang_tidy_seam", clang_tidy + " --load " + tidy_plugin))
+
 # Real LibTorch headers (Debian's libtorch-dev) for the integration suite.
 torch_api = "/usr/include/torch/csrc/api/include"
 if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):

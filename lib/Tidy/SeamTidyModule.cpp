@@ -1,0 +1,191 @@
+//===- SeamTidyModule.cpp - Seam's rules as clang-tidy checks -------------===//
+//
+// Load with `clang-tidy --load libSeamTidy.so -checks='-*,seam-*'`. Each
+// check runs the same library pipeline as `seam check` (once per
+// translation unit, shared by the three checks) and reports its own rule's
+// findings as clang-tidy diagnostics, with the path as notes.
+//
+//===----------------------------------------------------------------------===//
+#include "ApiModel/ApiModel.h"
+#include "Cost/CostModel.h"
+#include "Hazards/HazardFinder.h"
+#include "Regions/RegionModel.h"
+
+#include "clang-tidy/ClangTidyCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+
+#include <memory>
+#include <optional>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+using namespace clang::tidy;
+
+namespace seam {
+namespace {
+
+/// Settings shared by the three checks (read from the first one's options).
+struct TidySettings {
+  std::string RulesDir, RulePacks, Regions, Profile;
+  bool operator==(const TidySettings &O) const {
+    return RulesDir == O.RulesDir && RulePacks == O.RulePacks &&
+           Regions == O.Regions && Profile == O.Profile;
+  }
+};
+
+/// The findings of the TU being checked, computed once for all checks.
+struct SharedAnalysis {
+  const ASTContext *Ctx = nullptr;
+  std::optional<TidySettings> Settings;
+  std::unique_ptr<ApiModel> Api;
+  std::optional<CostOptions> Cost;
+  std::string Error;
+  std::vector<Finding> Findings;
+
+  void ensure(ASTContext &C, const TidySettings &S) {
+    if (!Settings || !(*Settings == S)) {
+      Settings = S;
+      Ctx = nullptr;
+      Error.clear();
+      RulePack Merged;
+      std::vector<std::string> Paths = {S.RulesDir + "/libtorch.json",
+                                        S.RulesDir + "/seamrt.json"};
+      llvm::SmallVector<llvm::StringRef, 4> Extra;
+      llvm::StringRef(S.RulePacks).split(Extra, ';', -1, false);
+      for (llvm::StringRef E : Extra)
+        Paths.push_back(E.trim().str());
+      for (const std::string &P : Paths) {
+        llvm::Expected<RulePack> Pack = loadRulePack(P);
+        if (!Pack) {
+          Error = "invalid rule pack: " + llvm::toString(Pack.takeError());
+          return;
+        }
+        mergeRulePack(Merged, *Pack);
+      }
+      Api = std::make_unique<ApiModel>(std::move(Merged));
+      llvm::Expected<DeviceProfile> Prof =
+          loadProfile(S.Profile, S.RulesDir + "/profiles");
+      if (!Prof) {
+        Error = "invalid profile: " + llvm::toString(Prof.takeError());
+        return;
+      }
+      Cost = CostOptions{std::move(*Prof), {}};
+    }
+    if (Ctx == &C || !Error.empty())
+      return;
+    Ctx = &C;
+    AnalysisOptions Opts;
+    llvm::SmallVector<llvm::StringRef, 4> Globs;
+    llvm::StringRef(S.Regions).split(Globs, ';', -1, false);
+    for (llvm::StringRef G : Globs)
+      Opts.Regions.RegionGlobs.push_back(G.trim().str());
+    RegionModel Regions(C, *Api, Opts.Regions);
+    std::vector<TriggerSite> Sites = findTriggerSites(C, *Api, Regions);
+    Findings = findHazards(C, *Api, Regions, Sites, Opts);
+    std::vector<SummaryRow> Rows;
+    estimateCosts(C, *Api, Regions, Sites, Findings, *Cost, Rows);
+  }
+};
+
+SharedAnalysis &shared() {
+  static SharedAnalysis S;
+  return S;
+}
+
+class SeamCheck : public ClangTidyCheck {
+public:
+  SeamCheck(llvm::StringRef Name, ClangTidyContext *Context)
+      : ClangTidyCheck(Name, Context), Rule(Name.str()) {
+    S.RulesDir = Options.getLocalOrGlobal("RulesDir", "").str();
+    if (S.RulesDir.empty())
+      S.RulesDir = defaultRulesDir();
+    S.RulePacks = Options.getLocalOrGlobal("RulePacks", "").str();
+    S.Regions = Options.getLocalOrGlobal("Regions", "").str();
+    S.Profile = Options.getLocalOrGlobal("Profile", "h100").str();
+  }
+
+  void storeOptions(ClangTidyOptions::OptionMap &Opts) override {
+    Options.store(Opts, "RulesDir", S.RulesDir);
+    Options.store(Opts, "RulePacks", S.RulePacks);
+    Options.store(Opts, "Regions", S.Regions);
+    Options.store(Opts, "Profile", S.Profile);
+  }
+
+  bool isLanguageVersionSupported(const LangOptions &LO) const override {
+    return LO.CPlusPlus;
+  }
+
+  void registerMatchers(MatchFinder *Finder) override {
+    Finder->addMatcher(translationUnitDecl().bind("tu"), this);
+  }
+
+  void check(const MatchFinder::MatchResult &Result) override {
+    SharedAnalysis &A = shared();
+    A.ensure(*Result.Context, S);
+    if (!A.Error.empty()) {
+      configurationDiag("%0") << A.Error;
+      return;
+    }
+    SourceManager &SM = *Result.SourceManager;
+    for (const Finding &F : A.Findings) {
+      if (F.RuleId != Rule)
+        continue;
+      SourceLocation Loc = locate(SM, F.Where);
+      if (Loc.isInvalid())
+        continue;
+      std::string Msg = F.Message;
+      if (F.Cost && !F.Cost->Summary.empty())
+        Msg += "; " + F.Cost->Summary;
+      diag(Loc, "%0",
+           F.Severity == Level::Error ? DiagnosticIDs::Error
+                                      : DiagnosticIDs::Warning)
+          << Msg;
+      for (const PathNote &N : F.Path)
+        if (SourceLocation NL = locate(SM, N.Where); NL.isValid())
+          diag(NL, "%0", DiagnosticIDs::Note) << N.Message;
+    }
+  }
+
+private:
+  /// $SEAM_RULES_DIR, else the installed packs, else the source tree's.
+  static std::string defaultRulesDir() {
+    if (const char *Env = std::getenv("SEAM_RULES_DIR"))
+      return Env;
+    if (llvm::sys::fs::exists(SEAM_TIDY_RULES_DIR "/libtorch.json"))
+      return SEAM_TIDY_RULES_DIR;
+    return SEAM_SOURCE_RULES_DIR;
+  }
+
+  static SourceLocation locate(SourceManager &SM, const SourcePoint &P) {
+    if (!P.valid())
+      return {};
+    auto FE = SM.getFileManager().getOptionalFileRef(P.File);
+    if (!FE)
+      return {};
+    return SM.translateFileLineCol(*FE, P.Line, P.Column);
+  }
+
+  std::string Rule;
+  TidySettings S;
+};
+
+class SeamModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<SeamCheck>("seam-graph-break");
+    Factories.registerCheck<SeamCheck>("seam-host-sync");
+    Factories.registerCheck<SeamCheck>("seam-capture-sync");
+  }
+};
+
+} // namespace
+} // namespace seam
+
+static ClangTidyModuleRegistry::Add<seam::SeamModule>
+    X("seam-module", "Seam: graph breaks, host syncs and capture syncs.");
