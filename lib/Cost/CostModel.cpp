@@ -168,6 +168,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
     E.Profile = P.Name;
     std::vector<const LoopInfo *> Loops = C.LocalLoops;
     Loops.insert(Loops.end(), C.SeedLoops.begin(), C.SeedLoops.end());
+    bool Repeats = !Loops.empty(); // runs many times per program run
 
     if (F.RuleId == "seam-graph-break" && C.RegionRoot) {
       const RegionShape &R = RegionOf(C.RegionRoot);
@@ -218,11 +219,18 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
                                  P.HostResumeUs.Value + P.LaunchLatencyUs.Value;
       if (C.Region)
         E.IdleMicrosPerExecution += P.RegionEntryUs.Value;
+      // Lambdas run by std::for_each and the like repeat without a loop of
+      // their own: per iteration, trip count unknown.
+      bool Iterated = !C.HotPath.empty() &&
+                      C.HotPath.front().What == PathStep::Loop &&
+                      Loops.empty();
+      Repeats |= Iterated;
       E.TripCount = Loops.empty() ? std::nullopt : tripCount(Loops, Ctx);
       if (E.TripCount)
         E.IdleMicrosTotal = E.IdleMicrosPerExecution * *E.TripCount;
       E.Summary = "~" + formatMicros(E.IdleMicrosPerExecution) +
-                  " device idle per " + (Loops.empty() ? "call" : "iteration");
+                  " device idle per " +
+                  (Repeats ? "iteration" : "call");
       if (E.IdleMicrosTotal)
         E.Summary += ", ~" + formatMicros(*E.IdleMicrosTotal) + " per " +
                      std::to_string(static_cast<long long>(*E.TripCount)) +
@@ -254,7 +262,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
     }
     double RankBasis = E.IdleMicrosTotal ? *E.IdleMicrosTotal
                                          : E.IdleMicrosPerExecution *
-                                               (Loops.empty() ? 1 : 100);
+                                               (Repeats ? 100 : 1);
     E.Rank = rankFromMicros(RankBasis);
     F.Cost = std::move(E);
   }

@@ -2,6 +2,7 @@
 // region entry when it is also a break), times constant trip counts.
 // RUN: not %seam check --profile %inputs/profiles/test.json --summary %s -- %mock | FileCheck %s --implicit-check-not='[seam-'
 #include <ATen/cuda/CUDAGraph.h>
+#include <algorithm>
 #include <torch/torch.h>
 
 void loops(int n) {
@@ -17,6 +18,13 @@ void loops(int n) {
   for (int i = 0; i <= n; ++i)
     torch::cuda::synchronize();
   // CHECK: :[[@LINE-1]]:18: warning: host sync: {{.*}}; ~20 us device idle per iteration (profile test) [seam-host-sync]
+}
+
+// A lambda run by std::for_each repeats per element: per iteration.
+void each(std::vector<torch::Tensor> &outs) {
+  std::for_each(outs.begin(), outs.end(),
+                [](const torch::Tensor &t) { t.sum().item<float>(); });
+  // CHECK: :[[@LINE-1]]:54: warning: host sync: {{.*}}; ~20 us device idle per iteration (profile test) [seam-host-sync]
 }
 
 struct Net : torch::nn::Module {
