@@ -46,5 +46,5 @@ void capture() {
 // CHECK: summary (profile test), most expensive first:
 // CHECK: rank kind   name
 // CHECK-NEXT: 67   loop   loops -      -         2     1.02 ms    10      10.2 ms
-// CHECK-NEXT: at {{.*}}syncs.cpp:9:3
+// CHECK-NEXT: at {{.*}}syncs.cpp:10:3
 // CHECK-NEXT: 55   loop   loops -      -         1     20 us      ?       -
