@@ -65,6 +65,7 @@ public:
   std::function<void(const LambdaExpr *)> OnLambda;
   std::function<void(const CallExpr *)> OnCall;
   std::function<void(const CXXConstructExpr *)> OnConstruct;
+  std::function<void(const VarDecl *)> OnLocal;
   std::vector<LoopInfo> Loops;
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -105,6 +106,11 @@ public:
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
     OnConstruct(CE);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+      OnLocal(VD);
     return true;
   }
 
@@ -238,6 +244,15 @@ void RegionModel::scanBody(unsigned Node) {
   S.OnConstruct = [&](const CXXConstructExpr *CE) {
     AddEdge(CE->getConstructor(), CE->getBeginLoc(), false);
   };
+  // A local's destructor runs where its scope ends (each iteration, for a
+  // variable declared in a loop body).
+  S.OnLocal = [&](const VarDecl *VD) {
+    if (const CXXRecordDecl *RD =
+            VD->getType().getNonReferenceType()->getAsCXXRecordDecl())
+      if (RD->hasDefinition() && !VD->getType()->isReferenceType())
+        if (const CXXDestructorDecl *D = RD->getDestructor())
+          AddEdge(D, VD->getLocation(), false);
+  };
   S.OnCall = [&](const CallExpr *CE) {
     switch (Api.captureMarker(CE)) {
     case CaptureEdge::Begin:
@@ -257,6 +272,18 @@ void RegionModel::scanBody(unsigned Node) {
       return;
     }
     AddEdge(Callee, Loc, false);
+    // f() where f is a std::function (or any functor variable) made from a
+    // lambda: the lambda runs.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
+        Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+        if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
+            Var && Var->getInit())
+          if (const auto *LE = dyn_cast<LambdaExpr>(
+                  stripValue(Var->getInit(), /*Copies=*/true)))
+            if (LE->getCallOperator() != Callee)
+              AddEdge(LE->getCallOperator(), Loc, false);
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
         MD && MD->isVirtual())
       if (auto It = Overriders.find(MD->getCanonicalDecl());

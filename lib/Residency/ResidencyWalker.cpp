@@ -1,6 +1,7 @@
 //===- ResidencyWalker.cpp - Flow-sensitive residency of tensor values ----===//
 #include "Residency/ResidencyWalker.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -120,6 +121,9 @@ void ResidencyWalker::run(const FunctionDecl *FD, CallHook H) {
 }
 
 bool ResidencyWalker::tracked(QualType T) const {
+  if (!T.isNull() && T->isPointerType() &&
+      Api.isTensorType(T->getPointeeType()))
+    return true; // Tensor *p = &x
   return Api.isTensorType(T) || Api.isDeviceLikeType(T) || isModuleType(T);
 }
 
@@ -129,7 +133,15 @@ bool ResidencyWalker::isModuleType(QualType T) const {
   T = T.getNonReferenceType().getCanonicalType();
   if (T->isDependentType())
     return false;
-  return Api.isModuleClass(T->getAsCXXRecordDecl());
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  // std::shared_ptr<NetImpl>, std::unique_ptr<NetImpl>
+  if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+      Spec && Spec->isInStdNamespace() && Spec->getIdentifier() &&
+      (Spec->getName() == "shared_ptr" || Spec->getName() == "unique_ptr") &&
+      Spec->getTemplateArgs().size() >= 1 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+    RD = Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+  return Api.isModuleClass(RD);
 }
 
 const VarDecl *ResidencyWalker::moduleVar(const Expr *Obj) const {
@@ -424,6 +436,11 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E))
     return eval(CO->getTrueExpr()).joined(eval(CO->getFalseExpr()));
+  if (const auto *CE = dyn_cast<CallExpr>(E); CE && isModuleType(E->getType()))
+    if (const FunctionDecl *FD = CE->getDirectCallee();
+        FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+        (FD->getName() == "make_shared" || FD->getName() == "make_unique"))
+      return {Residency::Host, false}; // a new module: parameters on host
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
     return evalMemberCall(MC);
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E))
@@ -440,8 +457,18 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
       return {}; // an undefined tensor, or options naming no device
-    return eval(CE->getArg(0));
+    const Expr *Arg = CE->getArg(0);
+    // TensorOptions(kFloat), TensorOptions(true): options naming no device.
+    if (Api.isDeviceLikeType(E->getType()) && !tracked(Arg->getType()) &&
+        !isa<StringLiteral>(strip(Arg)) && !Arg->getType()->isPointerType() &&
+        !Api.isDeviceLikeType(strip(Arg)->getType()) &&
+        !strip(Arg)->getType()->isRecordType())
+      return {};
+    return eval(Arg);
   }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && (UO->getOpcode() == UO_AddrOf || UO->getOpcode() == UO_Deref))
+    return eval(UO->getSubExpr()); // &x, *p: the same tensor
   if (isa<CXXNullPtrLiteralExpr>(E))
     return {};
   return Unknown;

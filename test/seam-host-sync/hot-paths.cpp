@@ -3,6 +3,7 @@
 // RUN: not %seam check %s -- %mock | FileCheck %s --implicit-check-not='[seam-'
 // RUN: not %seam check --all-syncs %s -- %mock | FileCheck %s --check-prefixes=CHECK,COLD --implicit-check-not='[seam-'
 #include <algorithm>
+#include <functional>
 #include <torch/torch.h>
 
 struct NetImpl : torch::nn::Module {
@@ -95,4 +96,21 @@ void score(Metric &m, std::vector<torch::Tensor> &outs) {
                 [](const torch::Tensor &t) { t.sum().item<float>(); });
   // CHECK: :[[@LINE-1]]:54: warning: {{.*}} [seam-host-sync]
   // CHECK: :[[@LINE-2]]:17: note: passed to 'std::for_each', which runs it once per element
+}
+
+// Destructors of locals run each iteration; std::function variables made
+// from lambdas call those lambdas.
+struct SyncTimer {
+  ~SyncTimer() { torch::cuda::synchronize(); }
+  // CHECK: :[[@LINE-1]]:31: warning: host sync: 'synchronize()'{{.*}} [seam-host-sync]
+};
+void indirect(int n) {
+  auto x = torch::randn({4}, torch::kCUDA);
+  std::function<float(const torch::Tensor &)> fn =
+      [](const torch::Tensor &t) { return t.sum().item<float>(); };
+  // CHECK: :[[@LINE-1]]:51: warning: {{.*}} [seam-host-sync]
+  for (int i = 0; i < n; ++i) {
+    SyncTimer t;
+    fn(x);
+  }
 }

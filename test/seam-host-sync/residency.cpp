@@ -1,6 +1,7 @@
 // Residency: host tensors never sync; device and unknown ones do.
 // RUN: not %seam check %s -- %mock | FileCheck %s --implicit-check-not='[seam-'
 #include <iostream>
+#include <memory>
 #include <torch/torch.h>
 
 struct Counter {
@@ -184,5 +185,30 @@ void bundles(int n) {
     auto [r, s] = dev_pair(d);
     s.item<float>();
     // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+  }
+}
+
+// Options naming only a dtype, pointers to tensors, and modules made with
+// make_shared.
+struct Small : torch::nn::Module {
+  torch::Tensor forward(torch::Tensor x) { return x * 2; }
+};
+void more_residency(int n) {
+  auto x = torch::randn({4}, torch::kCUDA);
+  auto host_buf = torch::empty({4}, torch::kFloat);
+  auto longs = at::ones({4}, at::kLong);
+  torch::Tensor *p = &x;
+  torch::Tensor *hp = &host_buf;
+  auto net = std::make_shared<Small>();
+  for (int i = 0; i < n; ++i) {
+    host_buf.copy_(x);
+    // CHECK: :[[@LINE-1]]:14: warning: host sync: '.copy_()' copies 'x'{{.*}} [seam-host-sync]
+    longs.sum().item<float>();
+    p->sum().item<float>();
+    // CHECK: :[[@LINE-1]]:14: warning: {{.*}} [seam-host-sync]
+    hp->sum().item<float>();
+    (*p).sum().item<float>();
+    // CHECK: :[[@LINE-1]]:16: warning: {{.*}} [seam-host-sync]
+    net->forward(host_buf).sum().item<float>();
   }
 }
