@@ -325,6 +325,9 @@ TEST(CompileTest, LargeKernelsSplitAcrossDeviceThreads) {
   for (size_t I = 0; I < Want.size(); ++I)
     expectNear(values(Got[I]), values(Want[I]), 1e-4,
                "reduction " + std::to_string(I));
+  // Split factories draw the same values as the host.
+  EXPECT_EQ(values(randn({N}, kAccel, 5)), values(randn({N}, kCPU, 5)));
+  EXPECT_EQ(values(full({N}, 2.5, kAccel)), std::vector<double>(N, 2.5));
   Tensor Idx = arange(N, kAccel);
   EXPECT_EQ(
       compile([](Tensor A) { return (A * 2).sum(); })(Idx).item<int64_t>(),
