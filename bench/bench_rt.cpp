@@ -209,13 +209,19 @@ int main(int Argc, char **Argv) {
   {
     rt::Tensor T = rt::zeros({1}, rt::kAccel);
     rt::synchronize();
-    const int Ops = 20000;
-    auto B = Clock::now();
-    for (int I = 0; I < Ops; ++I)
-      T = T + 1.0;
-    double PerOp = usSince(B) / Ops;
-    rt::synchronize();
-    std::printf("eager enqueue: %.2f us per op (%d ops)\n", PerOp, Ops);
+    // Host time to enqueue a batch of eager ops (the device runs them
+    // meanwhile); best of 5 batches.
+    const int Ops = 5000;
+    double PerOp = 1e30;
+    for (int Batch = 0; Batch < 5; ++Batch) {
+      auto B = Clock::now();
+      for (int I = 0; I < Ops; ++I)
+        T = T + 1.0;
+      PerOp = std::min(PerOp, usSince(B) / Ops);
+      rt::synchronize();
+    }
+    std::printf("eager enqueue: %.2f us per op (best batch of %d ops)\n", PerOp,
+                Ops);
 
     std::vector<double> Trips;
     for (int I = 0; I < 50; ++I) {
