@@ -127,6 +127,11 @@ Tensor operator<(const Tensor &A, double B);
 Tensor operator>=(const Tensor &A, double B);
 Tensor operator<=(const Tensor &A, double B);
 Tensor operator==(const Tensor &A, double B);
+Tensor operator>(double A, const Tensor &B);
+Tensor operator<(double A, const Tensor &B);
+Tensor operator>=(double A, const Tensor &B);
+Tensor operator<=(double A, const Tensor &B);
+Tensor operator==(double A, const Tensor &B);
 
 Tensor relu(const Tensor &X);
 Tensor sigmoid(const Tensor &X);
