@@ -127,6 +127,11 @@ Tensor operator<(const Tensor &A, double B);
 Tensor operator>=(const Tensor &A, double B);
 Tensor operator<=(const Tensor &A, double B);
 Tensor operator==(const Tensor &A, double B);
+Tensor operator>(double A, const Tensor &B);
+Tensor operator<(double A, const Tensor &B);
+Tensor operator>=(double A, const Tensor &B);
+Tensor operator<=(double A, const Tensor &B);
+Tensor operator==(double A, const Tensor &B);
 
 Tensor relu(const Tensor &X);
 Tensor sigmoid(const Tensor &X);
@@ -183,6 +188,8 @@ Stats stats();
 void reset_stats();
 /// Records a Chrome trace (open in Perfetto or chrome://tracing) and writes
 /// it to Path on the next trace_to() call or at exit; "" stops tracing.
+/// Never waits for the device: call synchronize() first to include work
+/// still queued.
 void trace_to(const std::string &Path);
 
 namespace detail {

@@ -28,8 +28,10 @@ std::chrono::microseconds workerPoll() {
 }
 // The host spins only for the last task it waits on (typically the copy
 // back of item()), never while long kernels are still queued, so it does not
-// steal a core from the device's threads.
-constexpr auto HostSpin = std::chrono::microseconds(200);
+// steal a core from the device's threads; after a short pure spin it
+// yields, so that on a busy machine the worker it waits for can run.
+constexpr auto HostSpin = std::chrono::microseconds(10);
+constexpr auto HostPoll = std::chrono::microseconds(200);
 
 unsigned helperCount() {
   if (const char *Env = std::getenv("SEAM_RT_THREADS")) {
@@ -180,9 +182,14 @@ void DeviceStream::synchronize(bool CountAsSync) {
       });
       HostWaiting = false;
     }
-    auto Until = Clock::now() + HostSpin;
-    while (!Finished() && Clock::now() < Until)
-      SEAM_CPU_RELAX();
+    auto Start = Clock::now();
+    for (auto Now = Start; !Finished() && Now < Start + HostPoll;
+         Now = Clock::now()) {
+      if (Now < Start + HostSpin)
+        SEAM_CPU_RELAX();
+      else
+        std::this_thread::yield();
+    }
     if (!Finished()) {
       std::unique_lock<std::mutex> L(M);
       HostWaiting = true;

@@ -197,10 +197,10 @@ RegionPlan planRegion(const Graph &G, const std::vector<int> &LiveOuts) {
         P.SlotBytes.push_back(Bytes);
       }
     }
+    // A temporary read last by this step frees its slot for later steps;
+    // this step's own outputs are read later, so they never collide.
     for (size_t V = 0; V < NV; ++V)
-      if (P.TempSlot[V] >= 0 && LastUse[V] <= int(S) &&
-          std::find(Outs.begin(), Outs.end(), int(V)) == Outs.end() &&
-          LastUse[V] == int(S))
+      if (P.TempSlot[V] >= 0 && LastUse[V] == int(S))
         FreeSlots.push_back(P.TempSlot[V]);
   }
   return P;

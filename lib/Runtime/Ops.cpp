@@ -405,6 +405,22 @@ Tensor operator<=(const Tensor &A, double B) {
 Tensor operator==(const Tensor &A, double B) {
   return binaryScalar(Op::Eq, A, B, false);
 }
+// A scalar on the left mirrors the comparison.
+Tensor operator>(double A, const Tensor &B) {
+  return binaryScalar(Op::Lt, B, A, false);
+}
+Tensor operator<(double A, const Tensor &B) {
+  return binaryScalar(Op::Gt, B, A, false);
+}
+Tensor operator>=(double A, const Tensor &B) {
+  return binaryScalar(Op::Le, B, A, false);
+}
+Tensor operator<=(double A, const Tensor &B) {
+  return binaryScalar(Op::Ge, B, A, false);
+}
+Tensor operator==(double A, const Tensor &B) {
+  return binaryScalar(Op::Eq, B, A, false);
+}
 
 Tensor relu(const Tensor &X) { return unary(Op::Relu, X); }
 Tensor sigmoid(const Tensor &X) { return unary(Op::Sigmoid, X); }

@@ -1,7 +1,6 @@
 //===- Telemetry.cpp - Counters, device timeline and Chrome trace output --===//
 
 #include "Telemetry.h"
-#include "Device.h"
 
 #include <fstream>
 #include <iomanip>
@@ -136,9 +135,8 @@ Stats stats() { return detail::Telemetry::get().snapshot(); }
 void reset_stats() { detail::Telemetry::get().reset(); }
 
 void trace_to(const std::string &Path) {
-  // Drain so that the finished trace holds every queued kernel; this is
-  // bookkeeping, not a sync of the user's program.
-  detail::DeviceStream::get().synchronize(/*CountAsSync=*/false);
+  // No drain here: the host blocks only at syncs. Tasks still queued are
+  // recorded in the next trace (or dropped after trace_to("")).
   detail::Telemetry::get().traceTo(Path);
 }
 

@@ -184,19 +184,20 @@ uint64_t splitMix(uint64_t X) {
   return X ^ (X >> 31);
 }
 
-/// Fills a fresh tensor with Gen(Data, N) on its device: inline for kCPU, as
-/// one kernel for kAccel.
+/// Fills a fresh tensor with Gen(Data, Begin, End) on its device: inline for
+/// kCPU, as one (split) kernel for kAccel.
 template <typename GenFn>
 Tensor makeFilled(const char *Name, const Shape &S, DType Ty, Device D,
                   GenFn Gen) {
   auto Impl = makeImpl(S, Ty, D);
   int64_t N = numelOf(S);
   if (D == kCPU) {
-    Gen(Impl->Buf->Data, N);
+    Gen(Impl->Buf->Data, 0, N);
   } else {
     DeviceStream::get().enqueue(
-        Name, /*IsKernel=*/true, 1,
-        [Gen, Buf = Impl->Buf, N] { Gen(Buf->Data, N); });
+        Name, /*IsKernel=*/true, 1, [Gen, Buf = Impl->Buf, N] {
+          parallelRange(N, [&](int64_t B, int64_t E) { Gen(Buf->Data, B, E); });
+        });
   }
   return Tensor(Impl);
 }
@@ -303,18 +304,22 @@ Tensor Tensor::to(Device D) const {
 Tensor full(const Shape &S, double Value, Device D, DType Ty) {
   switch (Ty) {
   case kFloat:
-    return makeFilled("full", S, Ty, D, [V = float(Value)](void *P, int64_t N) {
-      std::fill_n(static_cast<float *>(P), N, V);
-    });
+    return makeFilled("full", S, Ty, D,
+                      [V = float(Value)](void *P, int64_t B, int64_t E) {
+                        std::fill(static_cast<float *>(P) + B,
+                                  static_cast<float *>(P) + E, V);
+                      });
   case kLong:
     return makeFilled("full", S, Ty, D,
-                      [V = int64_t(Value)](void *P, int64_t N) {
-                        std::fill_n(static_cast<int64_t *>(P), N, V);
+                      [V = int64_t(Value)](void *P, int64_t B, int64_t E) {
+                        std::fill(static_cast<int64_t *>(P) + B,
+                                  static_cast<int64_t *>(P) + E, V);
                       });
   case kBool:
     return makeFilled("full", S, Ty, D,
-                      [V = uint8_t(Value != 0)](void *P, int64_t N) {
-                        std::fill_n(static_cast<uint8_t *>(P), N, V);
+                      [V = uint8_t(Value != 0)](void *P, int64_t B, int64_t E) {
+                        std::fill(static_cast<uint8_t *>(P) + B,
+                                  static_cast<uint8_t *>(P) + E, V);
                       });
   }
   return {};
@@ -324,25 +329,26 @@ Tensor zeros(const Shape &S, Device D, DType Ty) { return full(S, 0, D, Ty); }
 Tensor ones(const Shape &S, Device D, DType Ty) { return full(S, 1, D, Ty); }
 
 Tensor randn(const Shape &S, Device D, uint64_t Seed) {
-  return makeFilled("randn", S, kFloat, D, [Seed](void *P, int64_t N) {
-    auto *F = static_cast<float *>(P);
-    // Counter-based, so every device and mode draws the same values.
-    for (int64_t I = 0; I < N; ++I) {
-      uint64_t R = splitMix(Seed * 0x100000001B3ull + uint64_t(I));
-      double U1 = ((R >> 11) + 1.0) / 9007199254740993.0;
-      double U2 = (splitMix(R) >> 11) / 9007199254740992.0;
-      F[I] = float(std::sqrt(-2.0 * std::log(U1)) *
-                   std::cos(6.283185307179586 * U2));
-    }
-  });
+  return makeFilled(
+      "randn", S, kFloat, D, [Seed](void *P, int64_t B, int64_t E) {
+        auto *F = static_cast<float *>(P);
+        // Counter-based, so every device, mode and split draws the same values.
+        for (int64_t I = B; I < E; ++I) {
+          uint64_t R = splitMix(Seed * 0x100000001B3ull + uint64_t(I));
+          double U1 = ((R >> 11) + 1.0) / 9007199254740993.0;
+          double U2 = (splitMix(R) >> 11) / 9007199254740992.0;
+          F[I] = float(std::sqrt(-2.0 * std::log(U1)) *
+                       std::cos(6.283185307179586 * U2));
+        }
+      });
 }
 
 Tensor arange(int64_t N, Device D) {
   if (N < 0)
     fail("arange(" + std::to_string(N) + "): length must not be negative");
-  return makeFilled("arange", {N}, kLong, D, [](void *P, int64_t Count) {
+  return makeFilled("arange", {N}, kLong, D, [](void *P, int64_t B, int64_t E) {
     auto *L = static_cast<int64_t *>(P);
-    for (int64_t I = 0; I < Count; ++I)
+    for (int64_t I = B; I < E; ++I)
       L[I] = I;
   });
 }

@@ -325,6 +325,9 @@ TEST(CompileTest, LargeKernelsSplitAcrossDeviceThreads) {
   for (size_t I = 0; I < Want.size(); ++I)
     expectNear(values(Got[I]), values(Want[I]), 1e-4,
                "reduction " + std::to_string(I));
+  // Split factories draw the same values as the host.
+  EXPECT_EQ(values(randn({N}, kAccel, 5)), values(randn({N}, kCPU, 5)));
+  EXPECT_EQ(values(full({N}, 2.5, kAccel)), std::vector<double>(N, 2.5));
   Tensor Idx = arange(N, kAccel);
   EXPECT_EQ(
       compile([](Tensor A) { return (A * 2).sum(); })(Idx).item<int64_t>(),
@@ -399,5 +402,20 @@ TEST(CompileTest, RandomLongChainsMatchEager) {
       EXPECT_EQ(CS.item<int64_t>(), ES.item<int64_t>()) << "trial " << Trial;
     }
   }
+}
+} // namespace
+
+namespace {
+TEST(CompileTest, PlannedBuffersAreReusedSafely) {
+  // A chain of library ops whose intermediates the program drops: they live
+  // in planned slots that later steps reuse.
+  Tensor A = randn({6, 6}, kAccel, 31), B = randn({6, 6}, kAccel, 32);
+  auto Fn = [](Tensor X, Tensor W) {
+    Tensor T = X;
+    for (int I = 0; I < 5; ++I)
+      T = matmul(relu(T.transpose(0, 1)) * 0.5, W) + X;
+    return T.sum(0) + T.max();
+  };
+  expectNear(values(compile(Fn)(A, B)), values(Fn(A, B)), 1e-4);
 }
 } // namespace
