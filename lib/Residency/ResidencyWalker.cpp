@@ -124,7 +124,20 @@ bool ResidencyWalker::tracked(QualType T) const {
   if (!T.isNull() && T->isPointerType() &&
       Api.isTensorType(T->getPointeeType()))
     return true; // Tensor *p = &x
-  return Api.isTensorType(T) || Api.isDeviceLikeType(T) || isModuleType(T);
+  return Api.isTensorType(T) || Api.isDeviceLikeType(T) || isModuleType(T) ||
+         isContainer(T);
+}
+
+bool ResidencyWalker::isContainer(QualType T) const {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  return Spec && Spec->isInStdNamespace() && Spec->getIdentifier() &&
+         llvm::is_contained({"vector", "deque", "list", "array"},
+                            Spec->getName()) &&
+         Api.mentionsTensor(T);
 }
 
 bool ResidencyWalker::isModuleType(QualType T) const {
@@ -164,6 +177,46 @@ Residency ResidencyWalker::moduleResidency(const Expr *Obj) const {
     if (auto It = Cur.find(VD); It != Cur.end())
       return It->second.Where;
   return Residency::Unknown; // members, globals, parameters
+}
+
+void ResidencyWalker::trackOutParams(const CallExpr *CE) {
+  // A local passed by non-const reference may come back holding anything:
+  // a tensor to a user function, a container to any function.
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return;
+  unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD);
+  for (unsigned I = 0; I < FD->getNumParams() && I + Shift < CE->getNumArgs();
+       ++I) {
+    QualType PT = FD->getParamDecl(I)->getType();
+    if (!PT->isLValueReferenceType() ||
+        PT.getNonReferenceType().isConstQualified())
+      continue;
+    const auto *DRE = dyn_cast<DeclRefExpr>(stripValue(CE->getArg(I + Shift)));
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->hasLocalStorage())
+      continue;
+    bool Container = isContainer(VD->getType());
+    bool UserTensor = Api.isTensorType(VD->getType()) && !Api.isLibraryDecl(FD);
+    if (Container || UserTensor)
+      Cur[VD].Where = join(Cur[VD].Where, Residency::Unknown);
+  }
+}
+
+void ResidencyWalker::trackContainerInsert(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+      stripValue(MC->getImplicitObjectArgument()));
+  if (!MD || !MD->getIdentifier() || !DRE)
+    return;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD || !VD->hasLocalStorage() || !isContainer(VD->getType()) ||
+      !llvm::is_contained({"push_back", "emplace_back", "push_front",
+                           "emplace_front", "insert", "emplace"},
+                          MD->getName()))
+    return;
+  AbsValue &V = Cur[VD];
+  V.Where = join(V.Where, tensorArgs(MC).Where);
 }
 
 void ResidencyWalker::trackModuleMove(const CXXMemberCallExpr *MC) {
@@ -224,6 +277,14 @@ void ResidencyWalker::declare(const VarDecl *VD) {
     visitExpr(Init);
   if (!tracked(VD->getType()))
     return;
+  if (isContainer(VD->getType())) {
+    // A local std::vector<Tensor>: where its elements live, joined.
+    const auto *CE =
+        dyn_cast_or_null<CXXConstructExpr>(stripValue(VD->getInit()));
+    bool Empty = !VD->getInit() || (CE && CE->getNumArgs() == 0);
+    Cur[VD] = {Empty ? Residency::None : bundle(VD->getInit()), false};
+    return;
+  }
   Cur[VD] = VD->getInit() ? eval(VD->getInit()) : AbsValue{};
 }
 
@@ -271,9 +332,11 @@ void ResidencyWalker::walk(const Stmt *S) {
     loop([&] {
       const VarDecl *LV = Range->getLoopVariable();
       if (LV && tracked(LV->getType())) {
-        // Elements of a tensor container: origin unknown.
-        AbsValue V;
-        V.Where = Residency::Unknown;
+        // Elements of a local container live where it says; of anything
+        // else, unknown.
+        AbsValue V{Residency::Unknown, false};
+        if (isContainer(Range->getRangeInit()->getType()))
+          V = {eval(Range->getRangeInit()).Where, false};
         Cur[LV] = V;
       }
       walk(Range->getBody());
@@ -350,8 +413,11 @@ void ResidencyWalker::visitExpr(const Stmt *S) {
       assign(LHS, eval(RHS), Compound);
   };
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
       trackModuleMove(MC);
+      trackContainerInsert(MC);
+    }
+    trackOutParams(CE);
     if (!ParamsOnHost)
       RC.recordCall(CE, *this);
     if (Hook)
@@ -609,6 +675,11 @@ AbsValue ResidencyWalker::evalMemberCall(const CXXMemberCallExpr *MC) const {
                (Self.IsBool && Api.opClass(Name) == OpClass::View);
     return R;
   }
+  if (isContainer(ObjTy)) {
+    if (Name == "at" || Name == "front" || Name == "back")
+      return {eval(Obj).Where, false};
+    return Unknown;
+  }
   if (Api.isDeviceLikeType(ObjTy)) {
     // TensorOptions().device(d).dtype(t): the device argument decides.
     Residency Dev = deviceArgs(MC);
@@ -647,6 +718,9 @@ AbsValue ResidencyWalker::evalOperator(const CXXOperatorCallExpr *Op) const {
   if (K == OO_Subscript && Op->getNumArgs() >= 1 &&
       Api.isTensorType(Op->getArg(0)->getType()))
     return eval(Op->getArg(0));
+  if (K == OO_Subscript && Op->getNumArgs() >= 1 &&
+      isContainer(Op->getArg(0)->getType()))
+    return {eval(Op->getArg(0)).Where, false}; // v[i]
   if (Callee && !Api.isLibraryDecl(Callee) && Callee->hasBody())
     return evalUserCall(Callee, Op);
   AbsValue R = tensorArgs(Op);

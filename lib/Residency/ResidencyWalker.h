@@ -103,6 +103,10 @@ private:
   void assign(const clang::Expr *LHS, AbsValue V, bool Compound);
   bool tracked(clang::QualType T) const;
   bool isModuleType(clang::QualType T) const;
+  /// std::vector (deque, list, array) of tensors.
+  bool isContainer(clang::QualType T) const;
+  void trackContainerInsert(const clang::CXXMemberCallExpr *MC);
+  void trackOutParams(const clang::CallExpr *CE);
   /// The local module variable \p Obj names (`net`, `net->`), if any.
   const clang::VarDecl *moduleVar(const clang::Expr *Obj) const;
   /// Where a module's parameters live: its variable's state, else Unknown.

@@ -212,3 +212,31 @@ void more_residency(int n) {
     net->forward(host_buf).sum().item<float>();
   }
 }
+
+// Local containers of tensors: elements live where what was put in lives;
+// passed by non-const reference, they may hold anything.
+void fill(std::vector<torch::Tensor> &v);
+void out_param(torch::Tensor &t) { t = torch::ones({1}, torch::kCUDA); }
+void containers(int n) {
+  std::vector<torch::Tensor> hosts{torch::ones({2}), torch::zeros({2})};
+  std::vector<torch::Tensor> devs;
+  devs.push_back(torch::ones({2}, torch::kCUDA));
+  std::vector<torch::Tensor> filled;
+  fill(filled);
+  auto r = torch::zeros({1});
+  out_param(r);
+  for (int i = 0; i < n; ++i) {
+    hosts[0].item<float>();
+    for (auto &t : hosts)
+      t.sum().item<float>();
+    devs[0].item<float>();
+    // CHECK: :[[@LINE-1]]:13: warning: {{.*}} [seam-host-sync]
+    for (auto &t : devs)
+      t.sum().item<float>();
+    // CHECK: :[[@LINE-1]]:15: warning: {{.*}} [seam-host-sync]
+    filled.front().item<float>();
+    // CHECK: :[[@LINE-1]]:20: warning: {{.*}} [seam-host-sync]
+    r.item<float>();
+    // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
+  }
+}
