@@ -47,7 +47,9 @@ ResidencyContext::paramOrigin(const ParmVarDecl *P) const {
   auto It = ParamIn.find(P);
   if (It == ParamIn.end()) {
     const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
-    if (!Discovering && FD && Called.count(FD))
+    bool Recorded =
+        Api.isTensorType(P->getType()) || Api.isDeviceLikeType(P->getType());
+    if (!Discovering && FD && Called.count(FD) && Recorded)
       return AbsValue{}; // called, but no argument evaluated yet: bottom
     return std::nullopt;
   }

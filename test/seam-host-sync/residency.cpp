@@ -240,3 +240,14 @@ void containers(int n) {
     // CHECK: :[[@LINE-1]]:7: warning: {{.*}} [seam-host-sync]
   }
 }
+
+// A container parameter: its elements are of unknown origin.
+using TensorVec = std::vector<torch::Tensor>;
+double sum_all(const TensorVec &xs) {
+  double s = 0;
+  for (const torch::Tensor &x : xs)
+    s += x.sum().item<double>();
+  // CHECK: :[[@LINE-1]]:18: warning: {{.*}} [seam-host-sync]
+  return s;
+}
+void call_sum_all() { sum_all({torch::ones({1})}); }
