@@ -17,7 +17,8 @@ namespace seam {
 static const char *const DefaultPacks[] = {"libtorch.json", "seamrt.json"};
 
 std::string findRulesDir(const char *Argv0) {
-  if (auto Env = llvm::sys::Process::GetEnv("SEAM_RULES_DIR"))
+  if (auto Env = llvm::sys::Process::GetEnv("SEAM_RULES_DIR");
+      Env && !Env->empty())
     return *Env;
   std::string Exe =
       llvm::sys::fs::getMainExecutable(Argv0, (void *)&findRulesDir);
