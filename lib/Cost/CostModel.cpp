@@ -222,15 +222,13 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       // Lambdas run by std::for_each and the like repeat without a loop of
       // their own: per iteration, trip count unknown.
       bool Iterated = !C.HotPath.empty() &&
-                      C.HotPath.front().What == PathStep::Loop &&
-                      Loops.empty();
+                      C.HotPath.front().What == PathStep::Loop && Loops.empty();
       Repeats |= Iterated;
       E.TripCount = Loops.empty() ? std::nullopt : tripCount(Loops, Ctx);
       if (E.TripCount)
         E.IdleMicrosTotal = E.IdleMicrosPerExecution * *E.TripCount;
       E.Summary = "~" + formatMicros(E.IdleMicrosPerExecution) +
-                  " device idle per " +
-                  (Repeats ? "iteration" : "call");
+                  " device idle per " + (Repeats ? "iteration" : "call");
       if (E.IdleMicrosTotal)
         E.Summary += ", ~" + formatMicros(*E.IdleMicrosTotal) + " per " +
                      std::to_string(static_cast<long long>(*E.TripCount)) +
@@ -260,9 +258,9 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
         Row.MicrosPerExecution += PerOuter;
       }
     }
-    double RankBasis = E.IdleMicrosTotal ? *E.IdleMicrosTotal
-                                         : E.IdleMicrosPerExecution *
-                                               (Repeats ? 100 : 1);
+    double RankBasis = E.IdleMicrosTotal
+                           ? *E.IdleMicrosTotal
+                           : E.IdleMicrosPerExecution * (Repeats ? 100 : 1);
     E.Rank = rankFromMicros(RankBasis);
     F.Cost = std::move(E);
   }
