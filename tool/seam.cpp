@@ -14,7 +14,10 @@ namespace {
 const char *const CheckFooter = R"(
 Exit status: 0 no results at or above --fail-on, 1 results, 2 a usage,
 configuration or input error (missing file, file that does not compile,
-malformed rule pack or compile database).
+malformed rule pack, profile, .seam.yaml or compile database).
+
+Configuration: the nearest .seam.yaml above each file (keys 'regions' and
+'shapes') adds to --region and --shape; see docs/cli.md.
 
 Examples:
   seam check -p build src/train.cpp
