@@ -37,9 +37,9 @@ static void errorLine(const std::string &Msg) {
   llvm::errs() << "seam: error: " << Msg << "\n";
 }
 
-int runCheck(const CheckOptions &Opts) {
-  Report R;
-  bool InputError = false;
+int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
+            const std::function<bool()> &BeforeParse) {
+  InputError = false;
   auto Fail = [&](const std::string &Input, const std::string &Msg) {
     errorLine(Msg);
     R.Errors.push_back({Input, Msg});
@@ -124,17 +124,8 @@ int runCheck(const CheckOptions &Opts) {
   if (!Warning.empty())
     llvm::errs() << "seam: warning: " << Warning << "\n";
 
-  // Open the output before the (slow) analysis so a bad -o fails fast.
-  std::unique_ptr<llvm::raw_fd_ostream> File;
-  if (!Opts.OutputPath.empty()) {
-    std::error_code EC;
-    File = std::make_unique<llvm::raw_fd_ostream>(Opts.OutputPath, EC);
-    if (EC) {
-      errorLine("cannot write output file '" + Opts.OutputPath +
-                "': " + EC.message());
-      return 2;
-    }
-  }
+  if (BeforeParse && !BeforeParse())
+    return 2;
 
   std::vector<ParseResult> Parsed = parseFiles(
       **DB, Opts.Frontend, Opts.Files,
@@ -161,18 +152,39 @@ int runCheck(const CheckOptions &Opts) {
     if (!P.Ok)
       Fail(P.File, P.Error);
   sortAndDedupe(R.Findings);
-
+  std::stable_sort(
+      R.Summary.begin(), R.Summary.end(),
+      [](const SummaryRow &A, const SummaryRow &B) { return A.Rank > B.Rank; });
   llvm::SmallString<256> Cwd;
   if (!llvm::sys::fs::current_path(Cwd))
     R.WorkDir = std::string(Cwd);
+  return 0;
+}
+
+int runCheck(const CheckOptions &Opts) {
+  Report R;
+  bool InputError = false;
+  // Open the output before the (slow) parsing so a bad -o fails fast.
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  auto OpenOutput = [&] {
+    if (Opts.OutputPath.empty())
+      return true;
+    std::error_code EC;
+    File = std::make_unique<llvm::raw_fd_ostream>(Opts.OutputPath, EC);
+    if (EC) {
+      errorLine("cannot write output file '" + Opts.OutputPath +
+                "': " + EC.message());
+      return false;
+    }
+    return true;
+  };
+  if (int Code = analyze(Opts, R, InputError, OpenOutput))
+    return Code;
 
   llvm::raw_ostream &OS = File ? *File : llvm::outs();
   bool Color = Opts.Color == CheckOptions::ColorMode::Always ||
                (Opts.Color == CheckOptions::ColorMode::Auto && !File &&
                 llvm::outs().has_colors());
-  std::stable_sort(
-      R.Summary.begin(), R.Summary.end(),
-      [](const SummaryRow &A, const SummaryRow &B) { return A.Rank > B.Rank; });
   switch (Opts.Format) {
   case OutputFormat::Text:
     writeText(OS, R, Color);

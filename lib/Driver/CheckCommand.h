@@ -13,6 +13,7 @@
 #include "Hazards/HazardFinder.h"
 #include "Report/Reporters.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,13 @@ struct CheckOptions {
 
 /// Directory holding the default rule packs, searched next to \p Argv0.
 std::string findRulesDir(const char *Argv0);
+
+/// Runs the analysis of `seam check` into \p R without writing it. Returns
+/// 2 for a configuration error (already reported), else 0; \p InputError
+/// tells whether some input could not be analyzed. \p BeforeParse runs
+/// after configuration is validated and may veto the run.
+int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
+            const std::function<bool()> &BeforeParse = nullptr);
 
 /// Runs `seam check`; returns the process exit code (0, 1 or 2).
 int runCheck(const CheckOptions &Opts);
