@@ -24,6 +24,7 @@ config.environment["SEAM_RULES_DIR"] = os.path.join(repo, "rules")
 config.environment["LC_ALL"] = "C"
 
 config.substitutions.append(("%seam", os.path.join(build, "bin", "seam")))
+config.substitutions.append(("%bindir", os.path.join(build, "bin")))
 config.substitutions.append(("%mock", "-std=c++17 -isystem " + inputs))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%python", python))

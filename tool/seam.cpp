@@ -1,6 +1,7 @@
 //===- seam.cpp - Seam's command line: a thin shell over the library ------===//
 #include "Driver/Calibrate.h"
 #include "Driver/CheckCommand.h"
+#include "Driver/Validate.h"
 #include "Report/Reporters.h"
 
 #include <CLI/CLI.hpp>
@@ -116,10 +117,11 @@ int main(int Argc, char **Argv) {
       ->required();
 
   if (!Args.empty() && Args[0][0] != '-' && Args[0] != "check" &&
-      Args[0] != "explain" && Args[0] != "calibrate")
-    return usageError("unknown command '" + Args[0] +
-                          "' (expected 'check', 'explain' or 'calibrate')",
-                      "");
+      Args[0] != "explain" && Args[0] != "calibrate" && Args[0] != "validate")
+    return usageError(
+        "unknown command '" + Args[0] +
+            "' (expected 'check', 'explain', 'calibrate' or 'validate')",
+        "");
   CalibrateOptions Calib;
   CLI::App *Calibrate = App.add_subcommand(
       "calibrate", "Measure the cost model's parameters on seam::rt's "
@@ -134,6 +136,31 @@ int main(int Argc, char **Argv) {
                    "Default: 2000")
       ->check(CLI::Range(11, 1000000));
 
+  ValidateOptions Valid;
+  Valid.Check.Frontend = Opts.Frontend;
+  std::string ValidSource, ValidProfile = "seamrt-local";
+  CLI::App *Validate = App.add_subcommand(
+      "validate", "Run a seam::rt program and compare what Seam predicts "
+                  "per compiled call (breaks, regions, syncs, device idle) "
+                  "with the runtime's stats() counters");
+  Validate
+      ->add_option("source", ValidSource,
+                   "The program's source file to analyze")
+      ->required();
+  Validate
+      ->add_option("--run", Valid.Program,
+                   "The built program; it must print seam::rt::stats() "
+                   "as its last stats line")
+      ->required();
+  Validate
+      ->add_option("--calls", Valid.Calls,
+                   "How many compiled calls the program makes while its "
+                   "stats are counted")
+      ->required();
+  Validate->add_option("--profile", ValidProfile,
+                       "Device profile for the estimates. Default: "
+                       "seamrt-local");
+
   try {
     std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
     App.parse(Reversed);
@@ -147,12 +174,19 @@ int main(int Argc, char **Argv) {
     std::string Cmd = Check->parsed()       ? "check "
                       : Explain->parsed()   ? "explain "
                       : Calibrate->parsed() ? "calibrate "
+                      : Validate->parsed()  ? "validate "
                                             : "";
     return usageError(E.what(), Cmd);
   }
 
   if (Calibrate->parsed())
     return runCalibrate(Calib);
+  if (Validate->parsed()) {
+    Valid.Check.Files = {ValidSource};
+    Valid.Check.Profile = ValidProfile;
+    Valid.Check.RulesDir = findRulesDir(Argv[0]);
+    return runValidate(Valid);
+  }
   if (Explain->parsed()) {
     const RuleInfo *R = findRule(RuleId);
     if (!R)
