@@ -56,7 +56,7 @@ int runValidate(const ValidateOptions &Opts) {
   if (Opts.Calls == 0)
     return Fail("--calls must be at least 1");
   auto Exe = llvm::sys::findProgramByName(Opts.Program);
-  if (!Exe)
+  if (!Exe || !llvm::sys::fs::can_execute(*Exe))
     return Fail("cannot run '" + Opts.Program + "': not found");
 
   Report R;
