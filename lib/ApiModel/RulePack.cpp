@@ -11,19 +11,18 @@ using nlohmann::json;
 
 namespace seam {
 
+/// The one table of trigger names, used both ways.
+static const std::pair<Trigger, llvm::StringLiteral> TriggerNames[] = {
+    {Trigger::ScalarRead, "scalar-read"},
+    {Trigger::HostCopy, "host-copy"},
+    {Trigger::Print, "print"},
+    {Trigger::DynamicShape, "dynamic-shape"},
+    {Trigger::ExplicitSync, "explicit-sync"}};
+
 llvm::StringRef triggerName(Trigger T) {
-  switch (T) {
-  case Trigger::ScalarRead:
-    return "scalar-read";
-  case Trigger::HostCopy:
-    return "host-copy";
-  case Trigger::Print:
-    return "print";
-  case Trigger::DynamicShape:
-    return "dynamic-shape";
-  case Trigger::ExplicitSync:
-    return "explicit-sync";
-  }
+  for (const auto &[Kind, Name] : TriggerNames)
+    if (Kind == T)
+      return Name;
   return "unknown";
 }
 
@@ -106,13 +105,10 @@ private:
 };
 
 std::optional<Trigger> parseTrigger(llvm::StringRef S) {
-  return llvm::StringSwitch<std::optional<Trigger>>(S)
-      .Case("scalar-read", Trigger::ScalarRead)
-      .Case("host-copy", Trigger::HostCopy)
-      .Case("print", Trigger::Print)
-      .Case("dynamic-shape", Trigger::DynamicShape)
-      .Case("explicit-sync", Trigger::ExplicitSync)
-      .Default(std::nullopt);
+  for (const auto &[Kind, Name] : TriggerNames)
+    if (Name == S)
+      return Kind;
+  return std::nullopt;
 }
 
 std::optional<TriggerWhen> parseWhen(llvm::StringRef S) {
