@@ -107,16 +107,46 @@ BreakEffect effectOf(const RegionShape &R, const CallExpr *Call) {
   return B;
 }
 
-std::optional<double> tripCount(const std::vector<const LoopInfo *> &Loops,
-                                ASTContext &Ctx) {
-  double Trips = 1;
-  for (const LoopInfo *L : Loops) {
-    std::optional<double> T = constantTripCount(L->S, Ctx);
-    if (!T)
-      return std::nullopt;
-    Trips *= *T;
+std::optional<double> tripOf(const LoopInfo *L, ASTContext &Ctx) {
+  return L->S ? constantTripCount(L->S, Ctx) : std::nullopt;
+}
+
+/// How many times a site runs, from the loops around it (innermost first)
+/// and how often it runs per iteration of each.
+struct Executions {
+  Frequency Innermost;     ///< per iteration of the innermost loop, or call
+  bool Counted = false;    ///< some guard or break changes the count
+  bool Repeats = false;    ///< runs more than once per program run
+  std::optional<double> Iterations; ///< product of the loops' trip counts
+  std::optional<double> Total;      ///< expected executions in all
+};
+
+Executions executionsOf(const std::vector<LoopVisit> &Loops,
+                        const Frequency &PerCall, ASTContext &Ctx) {
+  Executions X;
+  X.Innermost = Loops.empty() ? PerCall : Loops.front().Freq;
+  if (!Loops.empty())
+    X.Innermost.multiply(PerCall);
+  X.Counted = !X.Innermost.everyTime();
+  double Iter = 1, Total = PerCall.PerIteration;
+  bool Known = true;
+  for (const LoopVisit &V : Loops) {
+    if (V.Freq.OncePerLoop)
+      continue; // once per run of this loop, whatever its trips
+    X.Repeats = true;
+    std::optional<double> T = tripOf(V.Loop, Ctx);
+    if (!T) {
+      Known = false;
+      continue;
+    }
+    Iter *= *T;
+    Total *= *T * V.Freq.PerIteration;
   }
-  return Trips;
+  if (Known && !Loops.empty()) {
+    X.Iterations = Iter;
+    X.Total = Total;
+  }
+  return X;
 }
 
 } // namespace
@@ -163,10 +193,10 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
     if (F.SiteIndex < 0)
       continue;
     const TriggerSite &S = Sites[F.SiteIndex];
-    SiteContext C = Regions.contextAt(S.Node, S.Match.Loc);
+    SiteContext C = Regions.contextAt(S.Node, S.Call, S.Match.Loc);
     CostEstimate E;
     E.Profile = P.Name;
-    std::vector<const LoopInfo *> Loops = C.LocalLoops;
+    std::vector<LoopVisit> Loops = C.LocalLoops;
     Loops.insert(Loops.end(), C.SeedLoops.begin(), C.SeedLoops.end());
     bool Repeats = !Loops.empty(); // runs many times per program run
 
@@ -223,13 +253,25 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       // their own: per iteration, trip count unknown.
       bool Iterated = !C.HotPath.empty() &&
                       C.HotPath.front().What == PathStep::Loop && Loops.empty();
-      Repeats |= Iterated;
-      E.TripCount = Loops.empty() ? std::nullopt : tripCount(Loops, Ctx);
-      if (E.TripCount)
-        E.IdleMicrosTotal = E.IdleMicrosPerExecution * *E.TripCount;
-      E.Summary = "~" + formatMicros(E.IdleMicrosPerExecution) +
-                  " device idle per " + (Repeats ? "iteration" : "call");
-      if (E.IdleMicrosTotal)
+      Executions X = executionsOf(Loops, C.PerCall, Ctx);
+      Repeats = X.Repeats || Iterated;
+      E.ExecutionsPerIteration =
+          X.Innermost.OncePerLoop ? 0 : X.Innermost.PerIteration;
+      E.Frequency = X.Innermost.phrase(Repeats ? "iteration" : "call");
+      E.UncountedConditions = X.Innermost.Uncounted.size();
+      E.TripCount = X.Iterations;
+      E.Executions = X.Total;
+      if (X.Total)
+        E.IdleMicrosTotal = E.IdleMicrosPerExecution * *X.Total;
+      if (!X.Counted)
+        E.Summary = "~" + formatMicros(E.IdleMicrosPerExecution) +
+                    " device idle per " + (Repeats ? "iteration" : "call");
+      else
+        E.Summary = "~" + formatMicros(E.IdleMicrosPerExecution) +
+                    " device idle per execution, " +
+                    (X.Innermost.OncePerLoop ? "at most once per loop"
+                                             : E.Frequency);
+      if (E.IdleMicrosTotal && E.TripCount)
         E.Summary += ", ~" + formatMicros(*E.IdleMicrosTotal) + " per " +
                      std::to_string(static_cast<long long>(*E.TripCount)) +
                      " iterations";
@@ -239,28 +281,39 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
         ++Row.Syncs;
         Row.MicrosPerExecution += E.IdleMicrosPerExecution;
       }
-      if (!C.LocalLoops.empty()) {
-        const LoopInfo *L = C.LocalLoops.back(); // the outermost local loop
-        SummaryRow &Row = LoopRows[L];
+      size_t OuterIdx = C.LocalLoops.size();
+      for (size_t I = 0; I < C.LocalLoops.size(); ++I)
+        if (!C.LocalLoops[I].Freq.OncePerLoop)
+          OuterIdx = I; // the outermost local loop that repeats it
+      if (OuterIdx < C.LocalLoops.size()) {
+        const LoopVisit &Outer = C.LocalLoops[OuterIdx];
+        SummaryRow &Row = LoopRows[Outer.Loop];
+        std::optional<double> OuterTrips = tripOf(Outer.Loop, Ctx);
         if (Row.Kind.empty()) {
           Row.Kind = "loop";
           Row.Name = F.Function;
-          Row.Where =
-              makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(), L->Keyword);
-          std::vector<const LoopInfo *> Outer = {L};
-          Row.TripCount = tripCount(Outer, Ctx);
+          Row.Where = makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                                Outer.Loop->Keyword);
+          Row.TripCount = OuterTrips;
         }
         ++Row.Syncs;
-        std::vector<const LoopInfo *> Inner(C.LocalLoops.begin(),
-                                            C.LocalLoops.end() - 1);
-        double PerOuter =
-            E.IdleMicrosPerExecution * tripCount(Inner, Ctx).value_or(1);
+        // Per iteration of the outer loop: what the inner loops multiply.
+        double PerOuter = E.IdleMicrosPerExecution;
+        for (size_t I = 0; I < OuterIdx; ++I) {
+          const LoopVisit &V = C.LocalLoops[I];
+          if (!V.Freq.OncePerLoop)
+            PerOuter *= tripOf(V.Loop, Ctx).value_or(1) * V.Freq.PerIteration;
+        }
+        PerOuter *= Outer.Freq.PerIteration;
         Row.MicrosPerExecution += PerOuter;
       }
     }
-    double RankBasis = E.IdleMicrosTotal
-                           ? *E.IdleMicrosTotal
-                           : E.IdleMicrosPerExecution * (Repeats ? 100 : 1);
+    double RankBasis =
+        E.IdleMicrosTotal
+            ? *E.IdleMicrosTotal
+            : E.IdleMicrosPerExecution *
+                  (Repeats ? 100 * std::max(E.ExecutionsPerIteration, 0.01)
+                           : 1);
     E.Rank = rankFromMicros(RankBasis);
     F.Cost = std::move(E);
   }

@@ -140,7 +140,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
             if (!TUCost.Hints.count(S.substr(0, S.find('='))))
               (void)parseShapeHint(S, Api, TUCost.Hints); // validated above
         }
-        RegionModel Regions(Ctx, Api, Analysis.Regions);
+        FlowCache Flows(Ctx);
+        RegionModel Regions(Ctx, Api, Analysis.Regions, Flows);
         std::vector<TriggerSite> Sites = findTriggerSites(Ctx, Api, Regions);
         std::vector<Finding> Fs =
             findHazards(Ctx, Api, Regions, Sites, Analysis);

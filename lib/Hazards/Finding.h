@@ -67,6 +67,14 @@ struct CostEstimate {
   std::optional<double> BytesMaterialized;
   unsigned IntermediatesMaterialized = 0;
   double IdleMicrosPerExecution = 0;
+  /// Expected executions per iteration of the innermost loop (or per call),
+  /// from the guards around the site; 0 when it runs at most once per loop.
+  double ExecutionsPerIteration = 1;
+  std::string Frequency; ///< "every iteration", "every 100th iteration", ...
+  /// Guards Seam could not count, taken as always true.
+  unsigned UncountedConditions = 0;
+  /// Expected executions in all, when every trip count is known.
+  std::optional<double> Executions;
   std::optional<double> TripCount;
   std::optional<double> IdleMicrosTotal;
   unsigned Rank = 0;   ///< 0-100, higher is costlier

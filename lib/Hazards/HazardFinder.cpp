@@ -147,28 +147,23 @@ std::string hotReason(const std::vector<PathStep> &Steps) {
 
 } // namespace
 
-std::vector<TriggerSite> findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
-                                          const RegionModel &Regions) {
+std::vector<TriggerSite>
+findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
+                 const RegionModel &Regions,
+                 std::vector<std::string> *Incomplete) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
-  ResidencyContext RC(Ctx, Api);
-  // Keyed by call; loops revisit calls with joined states.
+  ResidencyContext RC(Ctx, Api, Regions.flows());
   std::map<std::pair<unsigned, const CallExpr *>, TriggerSite> Sites;
   const auto &Nodes = Regions.functions();
-  // Parameters take the residency of what the TU passes them, which can
-  // depend on other functions' parameters: iterate to a fixpoint (the
-  // lattice is short, so a few rounds suffice), then collect sites.
-  RC.setDiscovering(true);
+  std::vector<const FunctionDecl *> Bodies;
   for (const FunctionNode &Node : Nodes)
-    ResidencyWalker(RC).run(Node.FD, nullptr);
-  RC.setDiscovering(false);
-  RC.LambdaStates.clear();
-  for (int Round = 0; Round < 8; ++Round) {
-    for (const FunctionNode &Node : Nodes)
-      ResidencyWalker(RC).run(Node.FD, nullptr);
-    if (!RC.takeChanged())
-      break;
-  }
+    Bodies.push_back(Node.FD);
+  RC.solve(Bodies);
+  if (Incomplete)
+    for (const FunctionDecl *FD : RC.limitHits())
+      if (auto N = Regions.nodeFor(FD))
+        Incomplete->push_back(Regions.functions()[*N].Name);
   for (unsigned N = 0; N < Nodes.size(); ++N) {
     ResidencyWalker W(RC);
     W.run(Nodes[N].FD, [&](const CallExpr *CE, const ResidencyWalker &W) {
@@ -205,7 +200,7 @@ std::vector<Finding> findHazards(ASTContext &Ctx, const ApiModel &Api,
   std::vector<Finding> Out;
   for (size_t I = 0; I < Sites.size(); ++I) {
     const TriggerSite &S = Sites[I];
-    SiteContext C = Regions.contextAt(S.Node, S.Match.Loc);
+    SiteContext C = Regions.contextAt(S.Node, S.Call, S.Match.Loc);
     Finding Base;
     Base.SiteIndex = static_cast<int>(I);
     Base.Where = makePoint(SM, LO, S.Match.Loc, S.Call->getEndLoc());

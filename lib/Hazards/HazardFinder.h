@@ -34,10 +34,12 @@ struct TriggerSite {
   std::string Operand; ///< source text of the tensor operand
 };
 
-/// All trigger sites of the TU, in source order.
-std::vector<TriggerSite> findTriggerSites(clang::ASTContext &Ctx,
-                                          const ApiModel &Api,
-                                          const RegionModel &Regions);
+/// All trigger sites of the TU, in source order. Functions whose residency
+/// analysis stopped at its iteration limit are named in \p Incomplete.
+std::vector<TriggerSite>
+findTriggerSites(clang::ASTContext &Ctx, const ApiModel &Api,
+                 const RegionModel &Regions,
+                 std::vector<std::string> *Incomplete = nullptr);
 
 /// Classifies the sites into findings.
 std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,

@@ -1,5 +1,6 @@
 //===- RegionModel.cpp - Regions, hot paths and capture spans of a TU -----===//
 #include "Regions/RegionModel.h"
+#include "Regions/Callables.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
@@ -66,7 +67,6 @@ public:
   std::function<void(const CallExpr *)> OnCall;
   std::function<void(const CXXConstructExpr *)> OnConstruct;
   std::function<void(const VarDecl *)> OnLocal;
-  std::vector<LoopInfo> Loops;
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -81,25 +81,6 @@ public:
   }
   bool TraverseCXXRecordDecl(CXXRecordDecl *) { return true; }
 
-  bool VisitForStmt(ForStmt *S) {
-    const Stmt *First = S->getCond()  ? static_cast<const Stmt *>(S->getCond())
-                        : S->getInc() ? static_cast<const Stmt *>(S->getInc())
-                                      : S->getBody();
-    addLoop(S, First ? First->getBeginLoc() : S->getBeginLoc());
-    return true;
-  }
-  bool VisitWhileStmt(WhileStmt *S) {
-    addLoop(S, S->getBeginLoc());
-    return true;
-  }
-  bool VisitDoStmt(DoStmt *S) {
-    addLoop(S, S->getBeginLoc());
-    return true;
-  }
-  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) {
-    addLoop(S, S->getBody()->getBeginLoc());
-    return true;
-  }
   bool VisitCallExpr(CallExpr *CE) {
     OnCall(CE);
     return true;
@@ -114,27 +95,35 @@ public:
     return true;
   }
 
-private:
-  void addLoop(const Stmt *S, SourceLocation HotBegin) {
-    LoopInfo L;
-    L.S = S;
-    L.Keyword = S->getBeginLoc();
-    L.Hot = SourceRange(HotBegin, S->getEndLoc());
-    Loops.push_back(L);
-  }
 };
 
 } // namespace
 
+/// The first loop that runs the site again and again; loops it runs in at
+/// most once (a for-init, a range expression, a site followed by `break`)
+/// do not make it hot.
+static const LoopVisit *firstCycling(const std::vector<LoopVisit> &Loops) {
+  for (const LoopVisit &V : Loops)
+    if (!V.Freq.OncePerLoop)
+      return &V;
+  return nullptr;
+}
+
 RegionModel::RegionModel(ASTContext &Ctx, const ApiModel &Api,
-                         const RegionOptions &Opts)
-    : Ctx(Ctx), Api(Api) {
+                         const RegionOptions &Opts, FlowCache &Flows)
+    : Ctx(Ctx), Api(Api), Flows(Flows) {
   collect();
+  std::vector<const FunctionDecl *> Bodies;
+  for (const FunctionNode &N : Nodes)
+    Bodies.push_back(N.FD);
+  Callables = std::make_unique<CallableFlow>(Ctx, Bodies);
   for (unsigned I = 0; I < Nodes.size(); ++I)
     scanBody(I);
   findRoots(Opts);
   propagate();
 }
+
+RegionModel::~RegionModel() = default;
 
 std::optional<unsigned> RegionModel::nodeFor(const FunctionDecl *FD) const {
   if (!FD)
@@ -226,23 +215,27 @@ void RegionModel::scanBody(unsigned Node) {
   std::vector<std::pair<size_t, const LambdaExpr *>> PendingLambdas;
   std::map<unsigned, std::string> IteratedLambdas;
   auto AddEdge = [&](const FunctionDecl *Callee, SourceLocation Loc,
-                     bool IsDef) {
+                     const Stmt *Site, bool IsDef,
+                     std::string Through = std::string()) {
     const FunctionDecl *Def = nullptr;
     if (!Callee || !Callee->hasBody(Def) || !Def)
       return;
-    if (auto N = nodeFor(Def))
-      Calls.push_back({*N, Loc, IsDef});
+    if (auto N = nodeFor(Def)) {
+      CallSite CS{*N, Loc, Site, IsDef};
+      CS.Through = std::move(Through);
+      Calls.push_back(std::move(CS));
+    }
   };
   S.OnLambda = [&](const LambdaExpr *LE) {
     size_t First = Calls.size();
     if (FunctionTemplateDecl *T = LE->getDependentCallOperator())
       for (FunctionDecl *Spec : T->specializations())
-        AddEdge(Spec, LE->getBeginLoc(), true);
-    AddEdge(LE->getCallOperator(), LE->getBeginLoc(), true);
+        AddEdge(Spec, LE->getBeginLoc(), LE, true);
+    AddEdge(LE->getCallOperator(), LE->getBeginLoc(), LE, true);
     PendingLambdas.push_back({First, LE});
   };
   S.OnConstruct = [&](const CXXConstructExpr *CE) {
-    AddEdge(CE->getConstructor(), CE->getBeginLoc(), false);
+    AddEdge(CE->getConstructor(), CE->getBeginLoc(), CE, false);
   };
   // A local's destructor runs where its scope ends (each iteration, for a
   // variable declared in a loop body).
@@ -251,7 +244,7 @@ void RegionModel::scanBody(unsigned Node) {
             VD->getType().getNonReferenceType()->getAsCXXRecordDecl())
       if (RD->hasDefinition() && !VD->getType()->isReferenceType())
         if (const CXXDestructorDecl *D = RD->getDestructor())
-          AddEdge(D, VD->getLocation(), false);
+          AddEdge(D, VD->getLocation(), VD->getInit(), false);
   };
   S.OnCall = [&](const CallExpr *CE) {
     switch (Api.captureMarker(CE)) {
@@ -271,7 +264,15 @@ void RegionModel::scanBody(unsigned Node) {
         CompiledTargets.push_back({Arg, Loc});
       return;
     }
-    AddEdge(Callee, Loc, false);
+    AddEdge(Callee, Loc, CE, false);
+    // A call through a callable holder (std::function or function-pointer
+    // parameter, member callback, container of callbacks) runs whatever
+    // this TU puts in it.
+    if (const ValueDecl *H = CallableFlow::invokedHolder(CE))
+      for (const FunctionDecl *T : Callables->targetsOf(H))
+        if (T != Callee)
+          AddEdge(T, Loc, CE, false,
+                  H->getIdentifier() ? H->getName().str() : std::string());
     // f() where f is a std::function (or any functor variable) made from a
     // lambda: the lambda runs.
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
@@ -283,13 +284,13 @@ void RegionModel::scanBody(unsigned Node) {
           if (const auto *LE = dyn_cast<LambdaExpr>(
                   stripValue(Var->getInit(), /*Copies=*/true)))
             if (LE->getCallOperator() != Callee)
-              AddEdge(LE->getCallOperator(), Loc, false);
+              AddEdge(LE->getCallOperator(), Loc, CE, false);
     if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
         MD && MD->isVirtual())
       if (auto It = Overriders.find(MD->getCanonicalDecl());
           It != Overriders.end())
         for (unsigned O : It->second)
-          Calls.push_back({O, Loc, false});
+          Calls.push_back({O, Loc, CE, false});
     // Lambdas handed to std::for_each and the like run once per element.
     if (Api.isLoopFunction(Callee))
       for (const Expr *Arg : CE->arguments())
@@ -304,7 +305,7 @@ void RegionModel::scanBody(unsigned Node) {
               Api.moduleHolderTarget(Op->getArg(0)->getType()))
         for (const CXXMethodDecl *M : Impl->methods())
           if (Api.isHotMethod(M))
-            AddEdge(M, Loc, false);
+            AddEdge(M, Loc, CE, false);
   };
   S.TraverseStmt(FD->getBody());
   // The loop function's call is visited after its lambda argument.
@@ -323,7 +324,19 @@ void RegionModel::scanBody(unsigned Node) {
 
   FunctionNode &N = Nodes[Node];
   N.Calls = std::move(Calls);
-  N.Loops = std::move(S.Loops);
+  // Loops are the cycles of the CFG, not loop keywords: `do { } while (0)`
+  // in a macro is not one.
+  N.Flow = Flows.get(FD);
+  if (N.Flow)
+    for (const NaturalLoop &NL : N.Flow->loops()) {
+      LoopInfo L;
+      L.S = NL.Statement;
+      L.Keyword = NL.Keyword;
+      L.Natural = &NL;
+      if (NL.Statement)
+        L.Hot = NL.Statement->getSourceRange();
+      N.Loops.push_back(L);
+    }
   const SourceManager &SM = Ctx.getSourceManager();
   auto Before = [&](SourceLocation A, SourceLocation B) {
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
@@ -439,7 +452,8 @@ void RegionModel::propagate() {
       const CallSite &CS = Nodes[I].Calls[C];
       FunctionNode &Callee = Nodes[CS.Callee];
       if (!Callee.HotReach.Reached &&
-          (innermostLoop(I, CS.Loc) || !CS.IteratedBy.empty())) {
+          (firstCycling(loopsAt(I, CS.Site, CS.Loc)) ||
+           !CS.IteratedBy.empty())) {
         Callee.HotReach = {true, static_cast<int>(I), static_cast<int>(C), -1};
         Hot.push_back(CS.Callee);
       }
@@ -466,14 +480,58 @@ bool RegionModel::contains(SourceRange R, SourceLocation L) const {
          !SM.isBeforeInTranslationUnit(E, X);
 }
 
-const LoopInfo *RegionModel::innermostLoop(unsigned Node,
-                                           SourceLocation L) const {
-  const LoopInfo *Best = nullptr;
-  for (const LoopInfo &Loop : Nodes[Node].Loops)
-    if (contains(Loop.Hot, L) &&
-        (!Best || contains(Best->Hot, Loop.Hot.getBegin())))
-      Best = &Loop;
-  return Best;
+std::vector<LoopVisit> RegionModel::loopsAt(unsigned Node, const Stmt *Site,
+                                           SourceLocation Loc) const {
+  std::vector<LoopVisit> Out;
+  const FunctionNode &N = Nodes[Node];
+  if (!N.Flow || !Site)
+    return Out;
+  const CFGBlock *B = N.Flow->blockOf(Site);
+  if (!B) {
+    // Not an element of the CFG (a default argument, say): the loops it is
+    // written in.
+    for (const LoopInfo &L : N.Loops)
+      if (L.S && contains(L.Hot, Loc))
+        Out.push_back({&L, {}});
+    llvm::sort(Out, [&](const LoopVisit &A, const LoopVisit &C) {
+      return A.Loop != C.Loop && contains(C.Loop->Hot, A.Loop->Hot.getBegin());
+    });
+    return Out;
+  }
+  if (!N.Flow->reachable(B))
+    return Out; // dead code runs nowhere
+  std::vector<unsigned> Cycling = N.Flow->loopsAt(B);
+  // Loops the site is written in but does not cycle with (a `break` or
+  // `return` follows it, or it is a for-init): at most once per loop.
+  for (const LoopInfo &L : N.Loops) {
+    if (!L.S || L.Natural->contains(B) || !contains(L.Hot, Loc))
+      continue;
+    if (!Cycling.empty() &&
+        !N.Loops[Cycling.front()].Natural->contains(L.Natural->Header))
+      continue;
+    LoopVisit V{&L, {}};
+    V.Freq.OncePerLoop = true;
+    V.Freq.OnceWhy = "it leaves the loop after it runs";
+    Out.push_back(std::move(V));
+  }
+  llvm::sort(Out, [&](const LoopVisit &A, const LoopVisit &C) {
+    return A.Loop != C.Loop && contains(C.Loop->Hot, A.Loop->Hot.getBegin());
+  });
+  const CFGBlock *Inner = B;
+  for (unsigned K : Cycling) {
+    const LoopInfo &L = N.Loops[K];
+    Out.push_back({&L, frequencyOf(*N.Flow, Inner, L.Natural, Ctx)});
+    Inner = L.Natural->Header;
+  }
+  return Out;
+}
+
+/// "inside this loop, which runs it every iteration" and its variants.
+static std::string loopNote(const LoopVisit &V, llvm::StringRef What) {
+  return "inside this loop, which runs " + What.str() + " " +
+         (V.Freq.OncePerLoop ? std::string("at most once (") + V.Freq.OnceWhy +
+                                   ")"
+                             : V.Freq.phrase());
 }
 
 const CaptureSpan *RegionModel::captureAt(unsigned Node,
@@ -487,7 +545,7 @@ const CaptureSpan *RegionModel::captureAt(unsigned Node,
 std::vector<PathStep>
 RegionModel::pathTo(unsigned Node, Reach FunctionNode::*Which,
                     PathStep::Kind RootKind, unsigned &NumCalls,
-                    std::vector<const LoopInfo *> *SeedLoops) const {
+                    std::vector<LoopVisit> *SeedLoops) const {
   std::vector<PathStep> Rev;
   NumCalls = 0;
   unsigned Cur = Node;
@@ -510,15 +568,17 @@ RegionModel::pathTo(unsigned Node, Reach FunctionNode::*Which,
     const CallSite &CS = Caller.Calls[R.PredCall];
     ++NumCalls;
     // Loops around any call on the path repeat the site too.
+    std::vector<LoopVisit> Around = loopsAt(R.Pred, CS.Site, CS.Loc);
     if (SeedLoops)
-      for (const LoopInfo &L : Caller.Loops)
-        if (contains(L.Hot, CS.Loc))
-          SeedLoops->push_back(&L);
-    Rev.push_back({PathStep::Call, CS.Loc,
-                   CS.IsLambdaDefinition
-                       ? "lambda defined here, in '" + Caller.Name + "'"
-                       : "'" + Nodes[Cur].Name + "' called here, from '" +
-                             Caller.Name + "'"});
+      SeedLoops->insert(SeedLoops->end(), Around.begin(), Around.end());
+    Rev.push_back(
+        {PathStep::Call, CS.Loc,
+         CS.IsLambdaDefinition
+             ? "lambda defined here, in '" + Caller.Name + "'"
+             : "'" + Nodes[Cur].Name + "' called here" +
+                   (CS.Through.empty() ? std::string()
+                                       : " through '" + CS.Through + "'") +
+                   ", from '" + Caller.Name + "'"});
     if (!(Caller.*Which).Reached) {
       // A seed: the call sits in a loop or capture span of its caller.
       if (Which == &FunctionNode::CaptureReach) {
@@ -529,10 +589,9 @@ RegionModel::pathTo(unsigned Node, Reach FunctionNode::*Which,
         Rev.push_back({PathStep::Loop, CS.Loc,
                        "passed to '" + CS.IteratedBy +
                            "', which runs it once per element"});
-      } else if (const LoopInfo *L = innermostLoop(R.Pred, CS.Loc)) {
-        Rev.push_back({PathStep::Loop, L->Keyword,
-                       "inside this loop, which runs the call every "
-                       "iteration"});
+      } else if (const LoopVisit *V = firstCycling(Around)) {
+        Rev.push_back(
+            {PathStep::Loop, V->Loop->Keyword, loopNote(*V, "the call")});
       }
       break;
     }
@@ -542,15 +601,13 @@ RegionModel::pathTo(unsigned Node, Reach FunctionNode::*Which,
   return Rev;
 }
 
-SiteContext RegionModel::contextAt(unsigned Node, SourceLocation Loc) const {
+SiteContext RegionModel::contextAt(unsigned Node, const Stmt *Site,
+                                   SourceLocation Loc) const {
   SiteContext C;
   const FunctionNode &N = Nodes[Node];
-  for (const LoopInfo &L : N.Loops)
-    if (contains(L.Hot, Loc))
-      C.LocalLoops.push_back(&L);
-  llvm::sort(C.LocalLoops, [&](const LoopInfo *A, const LoopInfo *B) {
-    return contains(B->Hot, A->Hot.getBegin()) && A != B;
-  });
+  C.LocalLoops = loopsAt(Node, Site, Loc);
+  if (C.LocalLoops.empty() && N.Flow)
+    C.PerCall = frequencyOf(*N.Flow, N.Flow->blockOf(Site), nullptr, Ctx);
   if (N.RegionReach.Reached) {
     C.Region = Nodes[N.RegionReach.Root].Name;
     C.RegionRoot = Nodes[N.RegionReach.Root].FD;
@@ -566,10 +623,9 @@ SiteContext RegionModel::contextAt(unsigned Node, SourceLocation Loc) const {
     C.CapturePath = pathTo(Node, &FunctionNode::CaptureReach, PathStep::Capture,
                            C.CaptureCalls);
   }
-  if (!C.LocalLoops.empty()) {
+  if (const LoopVisit *V = firstCycling(C.LocalLoops)) {
     C.Hot = true;
-    C.HotPath = {{PathStep::Loop, C.LocalLoops.front()->Keyword,
-                  "inside this loop, which runs it every iteration"}};
+    C.HotPath = {{PathStep::Loop, V->Loop->Keyword, loopNote(*V, "it")}};
   } else if (N.HotReach.Reached) {
     C.Hot = true;
     C.HotPath = pathTo(Node, &FunctionNode::HotReach, PathStep::HotRoot,

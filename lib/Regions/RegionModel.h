@@ -11,10 +11,13 @@
 #define SEAM_REGIONS_REGIONMODEL_H
 
 #include "ApiModel/ApiModel.h"
+#include "Flow/ExecCount.h"
+#include "Flow/FunctionFlow.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,16 +32,28 @@ struct RegionOptions {
 struct CallSite {
   unsigned Callee;
   clang::SourceLocation Loc;
+  const clang::Stmt *Site = nullptr; ///< the call, construction or lambda
   bool IsLambdaDefinition = false;
+  /// Called through a callable holder (a std::function parameter, a
+  /// function pointer, a member callback): the holder's name.
+  std::string Through;
   /// The lambda is passed to a loop function (std::for_each, ...), which
   /// runs it once per element; names that function.
   std::string IteratedBy;
 };
 
+/// A loop of a function: a cycle of its CFG (see FunctionFlow).
 struct LoopInfo {
-  clang::SourceRange Hot; ///< the part that runs every iteration
+  clang::SourceRange Hot; ///< the statement's source range, when it has one
   clang::SourceLocation Keyword;
-  const clang::Stmt *S = nullptr;
+  const clang::Stmt *S = nullptr; ///< null for a loop made with goto
+  const NaturalLoop *Natural = nullptr;
+};
+
+/// A loop around a site, and how often the site runs per iteration of it.
+struct LoopVisit {
+  const LoopInfo *Loop = nullptr;
+  Frequency Freq;
 };
 
 struct CaptureSpan {
@@ -60,6 +75,7 @@ struct FunctionNode {
   const clang::FunctionDecl *FD = nullptr;
   std::string Name;
   clang::SourceLocation NameLoc;
+  const FunctionFlow *Flow = nullptr;
   std::vector<LoopInfo> Loops;
   std::vector<CaptureSpan> Spans;
   std::vector<CallSite> Calls;
@@ -88,9 +104,12 @@ struct SiteContext {
   /// Number of calls on the chosen path (for codeFlows).
   unsigned RegionCalls = 0, HotCalls = 0, CaptureCalls = 0;
   /// Loops enclosing the site inside its own function, innermost first.
-  std::vector<const LoopInfo *> LocalLoops;
+  std::vector<LoopVisit> LocalLoops;
   /// Loops around the calls on the path to the site's function.
-  std::vector<const LoopInfo *> SeedLoops;
+  std::vector<LoopVisit> SeedLoops;
+  /// How often the site runs per call of its function (guards outside any
+  /// local loop).
+  Frequency PerCall;
   /// The compiled region's root function, when Region is set.
   const clang::FunctionDecl *RegionRoot = nullptr;
 };
@@ -98,13 +117,20 @@ struct SiteContext {
 class RegionModel {
 public:
   RegionModel(clang::ASTContext &Ctx, const ApiModel &Api,
-              const RegionOptions &Opts);
+              const RegionOptions &Opts, FlowCache &Flows);
+  ~RegionModel();
 
   const std::vector<FunctionNode> &functions() const { return Nodes; }
+  FlowCache &flows() const { return Flows; }
   std::optional<unsigned> nodeFor(const clang::FunctionDecl *FD) const;
 
-  /// Context of \p Loc, a location inside function \p Node.
-  SiteContext contextAt(unsigned Node, clang::SourceLocation Loc) const;
+  /// Context of \p Site (at \p Loc), an expression inside function \p Node.
+  SiteContext contextAt(unsigned Node, const clang::Stmt *Site,
+                        clang::SourceLocation Loc) const;
+  /// Loops around \p Site in function \p Node, innermost first, with how
+  /// often it runs per iteration of each.
+  std::vector<LoopVisit> loopsAt(unsigned Node, const clang::Stmt *Site,
+                                 clang::SourceLocation Loc) const;
 
 private:
   void collect();
@@ -114,15 +140,17 @@ private:
   unsigned addNode(const clang::FunctionDecl *FD);
   std::string displayName(const clang::FunctionDecl *FD) const;
   bool contains(clang::SourceRange R, clang::SourceLocation L) const;
-  const LoopInfo *innermostLoop(unsigned Node, clang::SourceLocation L) const;
+
   const CaptureSpan *captureAt(unsigned Node, clang::SourceLocation L) const;
   std::vector<PathStep>
   pathTo(unsigned Node, Reach FunctionNode::*Which, PathStep::Kind RootKind,
          unsigned &Calls,
-         std::vector<const LoopInfo *> *SeedLoops = nullptr) const;
+         std::vector<LoopVisit> *SeedLoops = nullptr) const;
 
   clang::ASTContext &Ctx;
   const ApiModel &Api;
+  FlowCache &Flows;
+  std::unique_ptr<class CallableFlow> Callables;
   std::vector<FunctionNode> Nodes;
   llvm::DenseMap<const clang::FunctionDecl *, unsigned> Index;
   /// Definitions in this TU overriding each virtual method (canonical).

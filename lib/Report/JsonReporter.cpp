@@ -24,6 +24,10 @@ nlohmann::json costJson(const CostEstimate &C) {
           {"intermediatesMaterialized", C.IntermediatesMaterialized},
           {"bytesMaterialized", Opt(C.BytesMaterialized)},
           {"idleMicrosPerExecution", C.IdleMicrosPerExecution},
+          {"executionsPerIteration", C.ExecutionsPerIteration},
+          {"frequency", C.Frequency},
+          {"uncountedConditions", C.UncountedConditions},
+          {"executions", Opt(C.Executions)},
           {"tripCount", Opt(C.TripCount)},
           {"idleMicrosTotal", Opt(C.IdleMicrosTotal)},
           {"rank", C.Rank}};

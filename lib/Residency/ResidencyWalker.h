@@ -1,18 +1,23 @@
 //===- ResidencyWalker.h - Flow-sensitive residency of tensor values ------===//
 //
-// Walks one function body in program order, keeping for each local tensor
-// (and device/options variable) where its value lives: Host, Device or
-// Unknown. Branches are walked separately and joined; loops are iterated to
-// a fixpoint. At every call it hands the call to a hook together with the
+// Residency is a forward dataflow analysis over each function's clang::CFG:
+// for each local tensor (and device/options variable, module, container)
+// where its value lives, Host, Device or Unknown, joined where paths meet
+// and iterated around loops to a fixpoint. Three parts:
+//   FlowAnalysis.cpp  the worklist over CFG blocks (run, solve);
+//   Transfer.cpp      the transfer table, one small handler per element kind;
+//   Eval.cpp          eval(): where an expression's value lives now;
+//   Summaries.cpp     ResidencyContext: per-TU return summaries, parameter
+//                     origins from call sites, and the TU-wide fixpoint.
+// After convergence run() hands every call to a hook together with the
 // walker, so the hook can ask eval() about operands at exactly that point.
-// Use ResidencyContext once per TU: it caches return summaries of user
-// functions and the states in which lambdas are created.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEAM_RESIDENCY_RESIDENCYWALKER_H
 #define SEAM_RESIDENCY_RESIDENCYWALKER_H
 
 #include "ApiModel/ApiModel.h"
+#include "Flow/FunctionFlow.h"
 #include "Residency/Lattice.h"
 
 #include "clang/AST/ASTContext.h"
@@ -31,8 +36,18 @@ class ResidencyWalker;
 /// Per-TU caches shared by all walkers.
 class ResidencyContext {
 public:
-  ResidencyContext(clang::ASTContext &Ctx, const ApiModel &Api)
-      : Ctx(Ctx), Api(Api) {}
+  ResidencyContext(clang::ASTContext &Ctx, const ApiModel &Api,
+                   FlowCache &Flows)
+      : Ctx(Ctx), Api(Api), Flows(Flows) {}
+
+  /// Runs every function of \p Bodies until parameter origins and lambda
+  /// states stop changing, so that later run()s see converged facts.
+  void solve(llvm::ArrayRef<const clang::FunctionDecl *> Bodies);
+  /// Functions whose analysis stopped at the iteration limit.
+  const std::vector<const clang::FunctionDecl *> &limitHits() const {
+    return LimitHits;
+  }
+  void noteLimit(const clang::FunctionDecl *FD);
 
   /// Where the value returned by user function \p FD lives when its
   /// parameters are host values (a call joins this with its arguments).
@@ -47,12 +62,14 @@ public:
   /// fixpoint).
   bool recordCall(const clang::CallExpr *CE, const ResidencyWalker &W);
   bool takeChanged() { return std::exchange(Changed, false); }
+  void markChanged() { Changed = true; }
   /// First pass: only learn which functions the TU calls, so that their
   /// parameters start at the bottom of the lattice instead of Unknown.
   void setDiscovering(bool D) { Discovering = D; }
 
   clang::ASTContext &Ctx;
   const ApiModel &Api;
+  FlowCache &Flows;
   /// State of the enclosing function where each lambda was created.
   llvm::DenseMap<const clang::CXXRecordDecl *, VarState> LambdaStates;
 
@@ -66,6 +83,7 @@ private:
   bool Discovering = false;
   llvm::DenseMap<const clang::FunctionDecl *, Residency> Summaries;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
+  std::vector<const clang::FunctionDecl *> LimitHits;
 };
 
 class ResidencyWalker {
@@ -77,8 +95,8 @@ public:
   ResidencyWalker(ResidencyContext &RC, bool ParamsOnHost = false)
       : RC(RC), Api(RC.Api), ParamsOnHost(ParamsOnHost) {}
 
-  /// Walks \p FD's body, calling \p Hook at every call expression (calls in
-  /// loops may be seen more than once, with growing states).
+  /// Analyses \p FD's body to a fixpoint, then calls \p Hook at every
+  /// reachable call expression with the converged state there.
   void run(const clang::FunctionDecl *FD, CallHook Hook);
 
   /// Residency (and boolean-ness) of a tensor or device expression now.
@@ -97,8 +115,25 @@ public:
   Residency bundle(const clang::Expr *E) const;
 
 private:
-  void walk(const clang::Stmt *S);
-  void visitExpr(const clang::Stmt *S);
+  // FlowAnalysis.cpp
+  bool solve(const FunctionFlow &F,
+             std::vector<std::optional<VarState>> &In);
+  void transferBlock(const clang::CFGBlock &B);
+  // Transfer.cpp: the table and its handlers.
+  struct TransferRule {
+    bool (*Matches)(const clang::Stmt *);
+    void (ResidencyWalker::*Apply)(const clang::Stmt *);
+  };
+  static llvm::ArrayRef<TransferRule> transferTable();
+  void transfer(const clang::Stmt *S);
+  void onLambda(const clang::Stmt *S);
+  void onDecl(const clang::Stmt *S);
+  void onReturn(const clang::Stmt *S);
+  void onCall(const clang::Stmt *S);
+  void onAssign(const clang::Stmt *S);
+  void assignFrom(const clang::Expr *LHS, const clang::Expr *RHS,
+                  bool Compound);
+  void declareLoopVariable(const clang::VarDecl *LV);
   void declare(const clang::VarDecl *VD);
   void assign(const clang::Expr *LHS, AbsValue V, bool Compound);
   bool tracked(clang::QualType T) const;
@@ -113,7 +148,6 @@ private:
   Residency moduleResidency(const clang::Expr *Obj) const;
   void trackModuleMove(const clang::CXXMemberCallExpr *MC);
   VarState joinStates(const VarState &A, const VarState &B) const;
-  template <typename Fn> void loop(Fn Body);
 
   AbsValue evalDecl(const clang::ValueDecl *D) const;
   AbsValue evalMemberCall(const clang::CXXMemberCallExpr *MC) const;
@@ -130,6 +164,8 @@ private:
   VarState Cur;
   CallHook Hook;
   Residency Returned = Residency::None;
+  /// Range-for loop variable -> its range expression.
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOf;
 };
 
 } // namespace seam

@@ -85,7 +85,8 @@ struct SharedAnalysis {
     llvm::StringRef(S.Regions).split(Globs, ';', -1, false);
     for (llvm::StringRef G : Globs)
       Opts.Regions.RegionGlobs.push_back(G.trim().str());
-    RegionModel Regions(C, *Api, Opts.Regions);
+    FlowCache Flows(C);
+    RegionModel Regions(C, *Api, Opts.Regions, Flows);
     std::vector<TriggerSite> Sites = findTriggerSites(C, *Api, Regions);
     Findings = findHazards(C, *Api, Regions, Sites, Opts);
     std::vector<SummaryRow> Rows;

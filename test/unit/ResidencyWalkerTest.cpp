@@ -38,7 +38,8 @@ std::vector<Residency> probe(const std::string &Body) {
         FD && FD->getName() == "f" && FD->hasBody())
       F = FD;
   EXPECT_NE(F, nullptr);
-  ResidencyContext RC(Ctx, Api);
+  FlowCache Flows(Ctx);
+  ResidencyContext RC(Ctx, Api, Flows);
   ResidencyWalker W(RC);
   std::map<const CallExpr *, Residency> Seen;
   std::vector<const CallExpr *> Order;

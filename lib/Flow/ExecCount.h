@@ -1,0 +1,50 @@
+//===- ExecCount.h - How often a statement runs per loop iteration --------===//
+//
+// From the branches that decide whether a block runs (FunctionFlow::guardsOf)
+// this estimates how many times it runs per iteration of its loop, or per
+// call of its function: `i % N == 0` and its variants give 1/N, a test of
+// the loop counter against one value (`i == 0`, `i == n - 1`) gives once per
+// loop, and any other condition counts as always true and is listed as
+// uncounted so the report can say so. The cost model multiplies by it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_FLOW_EXECCOUNT_H
+#define SEAM_FLOW_EXECCOUNT_H
+
+#include "Flow/FunctionFlow.h"
+
+#include <string>
+#include <vector>
+
+namespace seam {
+
+struct Frequency {
+  /// Expected executions per iteration (or per call), 0 < x <= 1.
+  double PerIteration = 1;
+  /// Runs at most once per run of the loop, whatever its trip count.
+  bool OncePerLoop = false;
+  /// Set when a single `% N` test decides it: every Nth iteration.
+  unsigned EveryNth = 0;
+  /// Conditions Seam could not count, taken as always true.
+  std::vector<const clang::Expr *> Uncounted;
+  /// What makes it run once per loop (`i == 0`, a `break` after it).
+  std::string OnceWhy;
+
+  bool everyTime() const {
+    return !OncePerLoop && PerIteration >= 1 && EveryNth == 0;
+  }
+  /// Combines a nested frequency (both apply).
+  void multiply(const Frequency &O);
+  /// "every iteration", "every 100th iteration", "once per loop", ...;
+  /// \p Unit is "iteration" or "call".
+  std::string phrase(llvm::StringRef Unit = "iteration") const;
+};
+
+/// How often \p B runs per iteration of \p L (per call of the function
+/// when \p L is null).
+Frequency frequencyOf(const FunctionFlow &F, const clang::CFGBlock *B,
+                      const NaturalLoop *L, clang::ASTContext &Ctx);
+
+} // namespace seam
+
+#endif

@@ -1,0 +1,253 @@
+//===- FunctionFlow.cpp - CFG, order, dominators and loops of a function --===//
+#include "Flow/FunctionFlow.h"
+
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace seam {
+
+static bool isLoopStatement(const Stmt *S) {
+  return S && (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+               isa<CXXForRangeStmt>(S));
+}
+
+std::unique_ptr<FunctionFlow> FunctionFlow::build(const FunctionDecl *FD,
+                                                  ASTContext &Ctx) {
+  if (!FD || !FD->getBody())
+    return nullptr;
+  CFG::BuildOptions Opts;
+  // Every expression is an element, in evaluation order, so that a
+  // transfer function sees each one once and a hook sees the exact state
+  // at each call.
+  Opts.setAllAlwaysAdd();
+  Opts.AddInitializers = true;
+  Opts.PruneTriviallyFalseEdges = true;
+  std::unique_ptr<FunctionFlow> F(new FunctionFlow());
+  F->FD = FD;
+  F->Graph = CFG::buildCFG(FD, FD->getBody(), &Ctx, Opts);
+  if (!F->Graph)
+    return nullptr;
+  for (const CFGBlock *B : *F->Graph)
+    for (const CFGElement &E : *B)
+      if (auto S = E.getAs<CFGStmt>())
+        F->BlockOf.try_emplace(S->getStmt(), B);
+  F->computeOrder();
+  F->Dom = std::make_unique<CFGDomTree>(F->Graph.get());
+  F->computeLoops(Ctx);
+  return F;
+}
+
+const CFGBlock *FunctionFlow::blockOf(const Stmt *S) const {
+  auto It = BlockOf.find(S);
+  return It == BlockOf.end() ? nullptr : It->second;
+}
+
+void FunctionFlow::computeOrder() {
+  unsigned N = Graph->getNumBlockIDs();
+  Reachable.resize(N);
+  RPOIndex.assign(N, ~0u);
+  // Iterative depth-first search from \p Root; post-order reversed.
+  auto Visit = [&](const CFGBlock *Root) {
+    std::vector<const CFGBlock *> Post;
+    std::vector<std::pair<const CFGBlock *, CFGBlock::const_succ_iterator>>
+        Stack;
+    Reachable.set(Root->getBlockID());
+    Stack.push_back({Root, Root->succ_begin()});
+    while (!Stack.empty()) {
+      auto &[B, It] = Stack.back();
+      if (It == B->succ_end()) {
+        Post.push_back(B);
+        Stack.pop_back();
+        continue;
+      }
+      const CFGBlock *Next = *It;
+      ++It;
+      if (Next && !Reachable[Next->getBlockID()]) {
+        Reachable.set(Next->getBlockID());
+        Stack.push_back({Next, Next->succ_begin()});
+      }
+    }
+    RPO.insert(RPO.end(), Post.rbegin(), Post.rend());
+  };
+  Visit(&Graph->getEntry());
+  FromEntry = Reachable;
+  // Without exception edges, catch handlers hang off no path; they can run
+  // all the same, so they are roots of their own.
+  for (const CFGBlock *B : *Graph)
+    if (B && isa_and_nonnull<CXXCatchStmt>(B->getLabel()) &&
+        !Reachable[B->getBlockID()])
+      Visit(B);
+  for (unsigned I = 0; I < RPO.size(); ++I)
+    RPOIndex[RPO[I]->getBlockID()] = I;
+}
+
+bool FunctionFlow::dominates(const CFGBlock *A, const CFGBlock *B) const {
+  if (!A || !B || !FromEntry[A->getBlockID()] || !FromEntry[B->getBlockID()])
+    return false;
+  return Dom->dominates(A, B);
+}
+
+void FunctionFlow::computeLoops(ASTContext &Ctx) {
+  unsigned N = Graph->getNumBlockIDs();
+  llvm::DenseMap<const CFGBlock *, unsigned> ByHeader;
+  for (const CFGBlock *U : RPO) {
+    for (const CFGBlock *H : U->succs()) {
+      if (!H || !FromEntry[H->getBlockID()] || !FromEntry[U->getBlockID()] ||
+          !Dom->dominates(H, U))
+        continue; // not a back edge
+      auto [It, New] = ByHeader.try_emplace(H, Loops.size());
+      if (New) {
+        NaturalLoop L;
+        L.Header = H;
+        L.Blocks.resize(N);
+        L.Blocks.set(H->getBlockID());
+        Loops.push_back(std::move(L));
+      }
+      NaturalLoop &L = Loops[It->second];
+      // Everything that reaches U without passing through H.
+      std::vector<const CFGBlock *> Work;
+      if (!L.Blocks[U->getBlockID()]) {
+        L.Blocks.set(U->getBlockID());
+        Work.push_back(U);
+      }
+      while (!Work.empty()) {
+        const CFGBlock *X = Work.back();
+        Work.pop_back();
+        for (const CFGBlock *P : X->preds())
+          if (P && FromEntry[P->getBlockID()] && !L.Blocks[P->getBlockID()]) {
+            L.Blocks.set(P->getBlockID());
+            Work.push_back(P);
+          }
+      }
+      if (!L.Statement && isLoopStatement(U->getLoopTarget()))
+        L.Statement = U->getLoopTarget();
+    }
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (NaturalLoop &L : Loops) {
+    // The header's own test, else the outermost loop statement inside.
+    if (!L.Statement && isLoopStatement(L.Header->getTerminatorStmt()))
+      L.Statement = L.Header->getTerminatorStmt();
+    if (!L.Statement)
+      for (const CFGBlock *B : RPO)
+        if (L.contains(B) && isLoopStatement(B->getTerminatorStmt())) {
+          const Stmt *S = B->getTerminatorStmt();
+          if (!L.Statement ||
+              SM.isBeforeInTranslationUnit(S->getBeginLoc(),
+                                           L.Statement->getBeginLoc()))
+            L.Statement = S;
+        }
+    if (L.Statement) {
+      L.Keyword = L.Statement->getBeginLoc();
+    } else {
+      // A loop made with goto: point at the label, or the header's first
+      // statement.
+      if (const auto *Label = dyn_cast_or_null<LabelStmt>(L.Header->getLabel()))
+        L.Keyword = Label->getBeginLoc();
+      else
+        for (const CFGElement &E : *L.Header)
+          if (auto S = E.getAs<CFGStmt>()) {
+            L.Keyword = S->getStmt()->getBeginLoc();
+            break;
+          }
+    }
+  }
+  // Innermost enclosing loop: the smallest strict superset.
+  for (unsigned I = 0; I < Loops.size(); ++I) {
+    unsigned Best = ~0u, BestSize = ~0u;
+    for (unsigned J = 0; J < Loops.size(); ++J) {
+      if (I == J || !Loops[J].contains(Loops[I].Header))
+        continue;
+      unsigned Size = Loops[J].Blocks.count();
+      if (Size > Loops[I].Blocks.count() && Size < BestSize) {
+        Best = J;
+        BestSize = Size;
+      }
+    }
+    if (Best != ~0u)
+      Loops[I].Parent = static_cast<int>(Best);
+  }
+}
+
+std::vector<unsigned> FunctionFlow::loopsAt(const CFGBlock *B) const {
+  std::vector<unsigned> Out;
+  for (unsigned I = 0; I < Loops.size(); ++I)
+    if (Loops[I].contains(B))
+      Out.push_back(I);
+  llvm::sort(Out, [&](unsigned A, unsigned C) {
+    return Loops[A].Blocks.count() < Loops[C].Blocks.count();
+  });
+  return Out;
+}
+
+const NaturalLoop *FunctionFlow::loopOf(const Stmt *S) const {
+  for (const NaturalLoop &L : Loops)
+    if (L.Statement == S)
+      return &L;
+  return nullptr;
+}
+
+std::vector<Guard> FunctionFlow::guardsOf(const CFGBlock *B,
+                                          const NaturalLoop *L) const {
+  std::vector<Guard> Out;
+  if (!B || !FromEntry[B->getBlockID()])
+    return Out;
+  const auto *Node = Dom->getBase().getNode(const_cast<CFGBlock *>(B));
+  while (Node && Node->getBlock() != (L ? L->Header : nullptr)) {
+    const auto *IDom = Node->getIDom();
+    if (!IDom)
+      break;
+    const CFGBlock *D = IDom->getBlock();
+    if (L && !L->contains(D))
+      break;
+    const Stmt *Term = D->getTerminatorStmt();
+    bool OwnTest = Term && isLoopStatement(Term);
+    if (Term && !OwnTest && D->succ_size() >= 2) {
+      const Expr *Cond = dyn_cast_or_null<Expr>(D->getTerminatorCondition());
+      if (D->succ_size() == 2) {
+        const CFGBlock *T = *D->succ_begin();
+        const CFGBlock *F = *(D->succ_begin() + 1);
+        bool ViaT = dominates(T, B);
+        bool ViaF = dominates(F, B);
+        if (Cond && ViaT != ViaF) {
+          Guard G;
+          G.Condition = Cond;
+          G.WhenTrue = ViaT;
+          G.Branch = D;
+          Out.push_back(G);
+        }
+      } else if (Cond) {
+        // A switch case: which one runs is not counted.
+        for (const CFGBlock *S : D->succs())
+          if (dominates(S, B)) {
+            Guard G;
+            G.Condition = Cond;
+            G.Switch = true;
+            G.Branch = D;
+            Out.push_back(G);
+            break;
+          }
+      }
+    }
+    if (L && D == L->Header)
+      break;
+    Node = IDom;
+  }
+  return Out;
+}
+
+const FunctionFlow *FlowCache::get(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!FD->hasBody(Def) || !Def)
+    return nullptr;
+  auto [It, New] = Flows.try_emplace(Def);
+  if (New)
+    It->second = FunctionFlow::build(Def, Ctx);
+  return It->second.get();
+}
+
+} // namespace seam

@@ -1,0 +1,54 @@
+//===- Callables.h - Which functions a stored or passed callable may run --===//
+//
+// Per-TU flow of callables: lambdas, functions, member functions and
+// std::bind results flow into variables, parameters (std::function by value
+// or reference, function pointers, template F&&), members and containers
+// of them, through initialization, assignment, call arguments, member
+// initializers and push_back-style inserts. targetsOf() then answers, for a
+// call through such a holder (`fn()`, `on_step(l)`, `cbs[i]()`,
+// `(obj.*pm)()`), which function bodies of this TU it may run. RegionModel
+// turns each answer into call edges at the invocation, so a lambda handed to
+// a helper runs in the helper's loop.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_REGIONS_CALLABLES_H
+#define SEAM_REGIONS_CALLABLES_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include <vector>
+
+namespace seam {
+
+class CallableFlow {
+public:
+  /// Scans \p Bodies (user functions of the TU) for callable flows and
+  /// closes them to a fixpoint.
+  CallableFlow(clang::ASTContext &Ctx,
+               const std::vector<const clang::FunctionDecl *> &Bodies);
+
+  /// The holder a call goes through (a variable, parameter, member or
+  /// container of callables), or null for a direct call.
+  static const clang::ValueDecl *invokedHolder(const clang::CallExpr *CE);
+  /// Functions the holder may hold; empty when none is known.
+  std::vector<const clang::FunctionDecl *>
+  targetsOf(const clang::ValueDecl *Holder) const;
+
+private:
+  void scan(const clang::FunctionDecl *FD);
+  void flowInto(const clang::ValueDecl *To, const clang::Expr *From);
+  void bindArgs(const clang::FunctionDecl *Callee,
+                llvm::ArrayRef<const clang::Expr *> Args);
+
+  using TargetSet = llvm::SmallSetVector<const clang::FunctionDecl *, 4>;
+  llvm::DenseMap<const clang::ValueDecl *, TargetSet> Targets;
+  /// Holder-to-holder flows (`g = f`, passing a parameter on).
+  std::vector<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>>
+      Edges;
+};
+
+} // namespace seam
+
+#endif

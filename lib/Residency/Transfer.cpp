@@ -1,0 +1,224 @@
+//===- Transfer.cpp - Residency transfer functions, one per CFG element ---===//
+//
+// The transfer table: each entry matches one kind of CFG element and
+// updates the state with a small handler. The CFG is built with every
+// expression as its own element, in evaluation order, so a handler never
+// recurses into sub-expressions: they were transferred before it.
+//
+//===----------------------------------------------------------------------===//
+#include "Residency/ResidencyWalker.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace seam {
+
+static const Expr *strip(const Expr *E) { return stripValue(E); }
+
+llvm::ArrayRef<ResidencyWalker::TransferRule> ResidencyWalker::transferTable() {
+  static const TransferRule Table[] = {
+      {[](const Stmt *S) { return isa<LambdaExpr>(S); },
+       &ResidencyWalker::onLambda},
+      {[](const Stmt *S) { return isa<DeclStmt>(S); },
+       &ResidencyWalker::onDecl},
+      {[](const Stmt *S) { return isa<ReturnStmt>(S); },
+       &ResidencyWalker::onReturn},
+      {[](const Stmt *S) { return isa<CallExpr>(S); },
+       &ResidencyWalker::onCall},
+      {[](const Stmt *S) {
+         const auto *BO = dyn_cast<BinaryOperator>(S);
+         return BO && BO->isAssignmentOp();
+       },
+       &ResidencyWalker::onAssign},
+  };
+  return Table;
+}
+
+void ResidencyWalker::transfer(const Stmt *S) {
+  for (const TransferRule &R : transferTable())
+    if (R.Matches(S)) {
+      (this->*R.Apply)(S);
+      return;
+    }
+}
+
+void ResidencyWalker::onLambda(const Stmt *S) {
+  // The body runs later, as its own function; remember the state here.
+  const auto *LE = cast<LambdaExpr>(S);
+  if (ParamsOnHost)
+    return; // a summary's made-up parameters say nothing of real calls
+  auto [It, New] = RC.LambdaStates.try_emplace(LE->getLambdaClass(), Cur);
+  if (New) {
+    RC.markChanged();
+    return;
+  }
+  VarState J = joinStates(It->second, Cur);
+  if (J.size() != It->second.size() ||
+      llvm::any_of(J, [&](const auto &KV) {
+        return It->second.lookup(KV.first) != KV.second;
+      })) {
+    It->second = std::move(J);
+    RC.markChanged();
+  }
+}
+
+void ResidencyWalker::onDecl(const Stmt *S) {
+  for (const Decl *D : cast<DeclStmt>(S)->decls())
+    declare(dyn_cast<VarDecl>(D));
+}
+
+void ResidencyWalker::onReturn(const Stmt *S) {
+  const Expr *V = cast<ReturnStmt>(S)->getRetValue();
+  if (!V)
+    return;
+  if (tracked(V->getType()))
+    Returned = join(Returned, eval(V).Where);
+  else if (Api.mentionsTensor(V->getType()))
+    Returned = join(Returned, bundle(V));
+}
+
+void ResidencyWalker::onCall(const Stmt *S) {
+  const auto *CE = cast<CallExpr>(S);
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    trackModuleMove(MC);
+    trackContainerInsert(MC);
+  }
+  trackOutParams(CE);
+  if (!ParamsOnHost)
+    RC.recordCall(CE, *this);
+  if (Hook)
+    Hook(CE, *this);
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
+  if (!Op || Op->getNumArgs() != 2 || !Op->isAssignmentOp())
+    return;
+  assignFrom(Op->getArg(0), Op->getArg(1), Op->getOperator() != OO_Equal);
+  // std::tie(a, b) = f(...): each tied tensor takes the bundle's place.
+  if (const auto *Tie = dyn_cast<CallExpr>(strip(Op->getArg(0))))
+    if (const FunctionDecl *FD = Tie->getDirectCallee();
+        FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+        FD->getName() == "tie") {
+      Residency R = bundle(Op->getArg(1));
+      for (const Expr *A : Tie->arguments())
+        assign(A, {R, false}, /*Compound=*/false);
+    }
+}
+
+void ResidencyWalker::onAssign(const Stmt *S) {
+  const auto *BO = cast<BinaryOperator>(S);
+  assignFrom(BO->getLHS(), BO->getRHS(), BO->isCompoundAssignmentOp());
+}
+
+void ResidencyWalker::assignFrom(const Expr *LHS, const Expr *RHS,
+                                 bool Compound) {
+  // `t = 0` and `t += 1` fill or update t in place: only a tensor or
+  // device on the right changes where t lives.
+  if (tracked(RHS->getType()))
+    assign(LHS, eval(RHS), Compound);
+}
+
+void ResidencyWalker::declareLoopVariable(const VarDecl *LV) {
+  if (!tracked(LV->getType()))
+    return;
+  // Elements of a local container live where it says; of anything else,
+  // unknown.
+  AbsValue V{Residency::Unknown, false};
+  auto It = RangeOf.find(LV);
+  if (It != RangeOf.end() && isContainer(It->second->getType()))
+    V = {eval(It->second).Where, false};
+  Cur[LV] = V;
+}
+
+void ResidencyWalker::trackOutParams(const CallExpr *CE) {
+  // A local passed by non-const reference may come back holding anything:
+  // a tensor to a user function, a container to any function.
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return;
+  unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD);
+  for (unsigned I = 0; I < FD->getNumParams() && I + Shift < CE->getNumArgs();
+       ++I) {
+    QualType PT = FD->getParamDecl(I)->getType();
+    if (!PT->isLValueReferenceType() ||
+        PT.getNonReferenceType().isConstQualified())
+      continue;
+    const auto *DRE = dyn_cast<DeclRefExpr>(stripValue(CE->getArg(I + Shift)));
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !VD->hasLocalStorage())
+      continue;
+    bool Container = isContainer(VD->getType());
+    bool UserTensor = Api.isTensorType(VD->getType()) && !Api.isLibraryDecl(FD);
+    if (Container || UserTensor)
+      Cur[VD].Where = join(Cur[VD].Where, Residency::Unknown);
+  }
+}
+
+void ResidencyWalker::trackContainerInsert(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(
+      stripValue(MC->getImplicitObjectArgument()));
+  if (!MD || !MD->getIdentifier() || !DRE)
+    return;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD || !VD->hasLocalStorage() || !isContainer(VD->getType()) ||
+      !llvm::is_contained({"push_back", "emplace_back", "push_front",
+                           "emplace_front", "insert", "emplace"},
+                          MD->getName()))
+    return;
+  AbsValue &V = Cur[VD];
+  V.Where = join(V.Where, tensorArgs(MC).Where);
+}
+
+void ResidencyWalker::trackModuleMove(const CXXMemberCallExpr *MC) {
+  const CXXMethodDecl *MD = MC->getMethodDecl();
+  const VarDecl *VD = moduleVar(MC->getImplicitObjectArgument());
+  if (!VD || !MD || !MD->getIdentifier())
+    return;
+  llvm::StringRef Name = MD->getName();
+  if (Api.isToHostMethod(Name))
+    Cur[VD] = {Residency::Host, false};
+  else if (Api.isToDeviceMethod(Name))
+    Cur[VD] = {Residency::Device, false};
+  else if (Api.isMoveMethod(Name))
+    if (Residency Dev = deviceArgs(MC); Dev != Residency::None)
+      Cur[VD] = {Dev, false};
+}
+
+
+void ResidencyWalker::declare(const VarDecl *VD) {
+  if (!VD)
+    return;
+  // The initializer's own elements came before this one in the CFG.
+  if (VD->isCXXForRangeDecl()) {
+    declareLoopVariable(VD);
+    return;
+  }
+  if (!tracked(VD->getType()))
+    return;
+  if (isContainer(VD->getType())) {
+    // A local std::vector<Tensor>: where its elements live, joined.
+    const auto *CE =
+        dyn_cast_or_null<CXXConstructExpr>(stripValue(VD->getInit()));
+    bool Empty = !VD->getInit() || (CE && CE->getNumArgs() == 0);
+    Cur[VD] = {Empty ? Residency::None : bundle(VD->getInit()), false};
+    return;
+  }
+  Cur[VD] = VD->getInit() ? eval(VD->getInit()) : AbsValue{};
+}
+
+
+void ResidencyWalker::assign(const Expr *LHS, AbsValue V, bool Compound) {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(LHS));
+  if (!DRE)
+    return;
+  const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+  if (!VD || !VD->hasLocalStorage() || !tracked(VD->getType()))
+    return;
+  if (Compound)
+    V = evalDecl(VD).joined(V);
+  Cur[VD] = V;
+}
+
+
+} // namespace seam
