@@ -131,16 +131,15 @@ Executions executionsOf(const std::vector<LoopVisit> &Loops,
   double Iter = 1, Total = PerCall.PerIteration;
   bool Known = true;
   for (const LoopVisit &V : Loops) {
-    if (V.Freq.OncePerLoop)
-      continue; // once per run of this loop, whatever its trips
-    X.Repeats = true;
+    X.Repeats |= !V.Freq.OncePerLoop;
     std::optional<double> T = tripOf(V.Loop, Ctx);
     if (!T) {
       Known = false;
       continue;
     }
     Iter *= *T;
-    Total *= *T * V.Freq.PerIteration;
+    // Once per run of this loop, whatever its trips.
+    Total *= V.Freq.OncePerLoop ? 1 : *T * V.Freq.PerIteration;
   }
   if (Known && !Loops.empty()) {
     X.Iterations = Iter;
@@ -254,7 +253,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       bool Iterated = !C.HotPath.empty() &&
                       C.HotPath.front().What == PathStep::Loop && Loops.empty();
       Executions X = executionsOf(Loops, C.PerCall, Ctx);
-      Repeats = X.Repeats || Iterated;
+      Repeats = X.Repeats || Iterated || !Loops.empty();
       E.ExecutionsPerIteration =
           X.Innermost.OncePerLoop ? 0 : X.Innermost.PerIteration;
       E.Frequency = X.Innermost.phrase(Repeats ? "iteration" : "call");
@@ -269,7 +268,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       else
         E.Summary = "~" + formatMicros(E.IdleMicrosPerExecution) +
                     " device idle per execution, " +
-                    (X.Innermost.OncePerLoop ? "at most once per loop"
+                    (X.Innermost.OncePerLoop ? "once per loop"
                                              : E.Frequency);
       if (E.IdleMicrosTotal && E.TripCount)
         E.Summary += ", ~" + formatMicros(*E.IdleMicrosTotal) + " per " +

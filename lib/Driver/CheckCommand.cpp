@@ -3,7 +3,7 @@
 
 #include "ApiModel/ApiModel.h"
 #include "Driver/Config.h"
-#include "Regions/RegionModel.h"
+#include "Pipeline/TranslationUnit.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
@@ -140,14 +140,16 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
             if (!TUCost.Hints.count(S.substr(0, S.find('='))))
               (void)parseShapeHint(S, Api, TUCost.Hints); // validated above
         }
-        FlowCache Flows(Ctx);
-        RegionModel Regions(Ctx, Api, Analysis.Regions, Flows);
-        std::vector<TriggerSite> Sites = findTriggerSites(Ctx, Api, Regions);
-        std::vector<Finding> Fs =
-            findHazards(Ctx, Api, Regions, Sites, Analysis);
-        estimateCosts(Ctx, Api, Regions, Sites, Fs, TUCost, R.Summary);
-        R.Findings.insert(R.Findings.end(), std::make_move_iterator(Fs.begin()),
-                          std::make_move_iterator(Fs.end()));
+        TUAnalysis TU = analyzeTranslationUnit(Ctx, Api, Analysis, TUCost);
+        for (const std::string &F : TU.Incomplete)
+          llvm::errs() << "seam: note: the analysis of '" << F
+                       << "' stopped at its iteration limit; its results may "
+                          "be incomplete\n";
+        R.Incomplete += TU.Incomplete.size();
+        R.Summary.insert(R.Summary.end(), TU.Summary.begin(), TU.Summary.end());
+        R.Findings.insert(R.Findings.end(),
+                          std::make_move_iterator(TU.Findings.begin()),
+                          std::make_move_iterator(TU.Findings.end()));
       });
   for (const ParseResult &P : Parsed)
     if (!P.Ok)

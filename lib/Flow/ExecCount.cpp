@@ -111,14 +111,16 @@ GuardCount countGuard(const Guard &G, const NaturalLoop *L,
   }
   if (!C)
     return Out;
-  auto Side = [&](double PTrue, unsigned Nth) {
+  // The guarded side runs with probability P; every Nth time when P is 1/N.
+  auto Side = [&](double PTrue, int64_t N) {
     Out.Kind = GuardCount::Fraction;
     Out.P = WhenTrue ? PTrue : 1 - PTrue;
-    Out.Nth = WhenTrue ? Nth : 0;
+    if (std::fabs(Out.P * double(N) - 1) < 1e-9)
+      Out.Nth = static_cast<unsigned>(N);
   };
   // `i % N` alone is true when it is not zero.
   if (std::optional<int64_t> N = modulus(C, Ctx)) {
-    Side(1 - 1.0 / double(*N), 0);
+    Side(1 - 1.0 / double(*N), *N);
     return Out;
   }
   const auto *BO = dyn_cast<BinaryOperator>(C);
@@ -133,10 +135,7 @@ GuardCount countGuard(const Guard &G, const NaturalLoop *L,
       if (!K || *K < 0 || *K >= *N)
         return Out;
       double P = 1.0 / double(*N);
-      if (Eq)
-        Side(P, static_cast<unsigned>(*N));
-      else
-        Side(1 - P, 0);
+      Side(Eq ? P : 1 - P, *N);
       return Out;
     }
     // The loop counter against one value: once per loop (or all but once).

@@ -154,6 +154,32 @@ void FunctionFlow::computeLoops(ASTContext &Ctx) {
           }
     }
   }
+  // Catch handlers hang off no path (no exception edges); a handler written
+  // inside a loop runs in it, with what it reaches before rejoining.
+  for (NaturalLoop &L : Loops) {
+    if (!L.Statement)
+      continue;
+    SourceRange R = L.Statement->getSourceRange();
+    for (const CFGBlock *H : *Graph) {
+      const auto *Catch = H ? dyn_cast_or_null<CXXCatchStmt>(H->getLabel())
+                            : nullptr;
+      if (!Catch || FromEntry[H->getBlockID()] ||
+          SM.isBeforeInTranslationUnit(Catch->getBeginLoc(), R.getBegin()) ||
+          SM.isBeforeInTranslationUnit(R.getEnd(), Catch->getBeginLoc()))
+        continue;
+      std::vector<const CFGBlock *> Work = {H};
+      L.Blocks.set(H->getBlockID());
+      while (!Work.empty()) {
+        const CFGBlock *X = Work.back();
+        Work.pop_back();
+        for (const CFGBlock *S : X->succs())
+          if (S && !FromEntry[S->getBlockID()] && !L.Blocks[S->getBlockID()]) {
+            L.Blocks.set(S->getBlockID());
+            Work.push_back(S);
+          }
+      }
+    }
+  }
   // Innermost enclosing loop: the smallest strict superset.
   for (unsigned I = 0; I < Loops.size(); ++I) {
     unsigned Best = ~0u, BestSize = ~0u;
@@ -189,11 +215,37 @@ const NaturalLoop *FunctionFlow::loopOf(const Stmt *S) const {
   return nullptr;
 }
 
+/// Whether \p From reaches \p To without passing through \p Avoid.
+static bool reachesAvoiding(const CFGBlock *From, const CFGBlock *To,
+                            const CFGBlock *Avoid, unsigned NumBlocks) {
+  if (!From || From == Avoid)
+    return false;
+  llvm::BitVector Seen(NumBlocks);
+  std::vector<const CFGBlock *> Work = {From};
+  Seen.set(From->getBlockID());
+  while (!Work.empty()) {
+    const CFGBlock *X = Work.back();
+    Work.pop_back();
+    if (X == To)
+      return true;
+    for (const CFGBlock *S : X->succs())
+      if (S && S != Avoid && !Seen[S->getBlockID()]) {
+        Seen.set(S->getBlockID());
+        Work.push_back(S);
+      }
+  }
+  return false;
+}
+
 std::vector<Guard> FunctionFlow::guardsOf(const CFGBlock *B,
                                           const NaturalLoop *L) const {
   std::vector<Guard> Out;
   if (!B || !FromEntry[B->getBlockID()])
     return Out;
+  unsigned N = Graph->getNumBlockIDs();
+  // A dominator D decides whether B runs when only some of its successors
+  // lead to B without coming back through D (B is control dependent on
+  // those edges).
   const auto *Node = Dom->getBase().getNode(const_cast<CFGBlock *>(B));
   while (Node && Node->getBlock() != (L ? L->Header : nullptr)) {
     const auto *IDom = Node->getIDom();
@@ -204,31 +256,29 @@ std::vector<Guard> FunctionFlow::guardsOf(const CFGBlock *B,
       break;
     const Stmt *Term = D->getTerminatorStmt();
     bool OwnTest = Term && isLoopStatement(Term);
-    if (Term && !OwnTest && D->succ_size() >= 2) {
-      const Expr *Cond = dyn_cast_or_null<Expr>(D->getTerminatorCondition());
-      if (D->succ_size() == 2) {
-        const CFGBlock *T = *D->succ_begin();
-        const CFGBlock *F = *(D->succ_begin() + 1);
-        bool ViaT = dominates(T, B);
-        bool ViaF = dominates(F, B);
-        if (Cond && ViaT != ViaF) {
-          Guard G;
-          G.Condition = Cond;
-          G.WhenTrue = ViaT;
-          G.Branch = D;
-          Out.push_back(G);
-        }
-      } else if (Cond) {
-        // A switch case: which one runs is not counted.
-        for (const CFGBlock *S : D->succs())
-          if (dominates(S, B)) {
-            Guard G;
-            G.Condition = Cond;
-            G.Switch = true;
-            G.Branch = D;
-            Out.push_back(G);
-            break;
-          }
+    const Expr *Cond = dyn_cast_or_null<Expr>(D->getTerminatorCondition());
+    // `if (a && b)`: the block that branches on the whole condition has
+    // evaluated only `b` (`a` has its own block).
+    while (const auto *BO = dyn_cast_or_null<BinaryOperator>(
+               Cond ? Cond->IgnoreParenImpCasts() : nullptr)) {
+      if (!BO->isLogicalOp() || BO == Term)
+        break;
+      Cond = BO->getRHS();
+    }
+    if (Term && !OwnTest && Cond && D->succ_size() >= 2) {
+      llvm::SmallVector<bool, 4> Leads;
+      for (const CFGBlock *S : D->succs())
+        Leads.push_back(reachesAvoiding(S, B, D, N));
+      unsigned Count = llvm::count(Leads, true);
+      if (Count > 0 && Count < Leads.size()) {
+        Guard G;
+        G.Condition = Cond;
+        G.Branch = D;
+        if (D->succ_size() == 2)
+          G.WhenTrue = Leads[0];
+        else
+          G.Switch = true; // which case runs is not counted
+        Out.push_back(G);
       }
     }
     if (L && D == L->Header)

@@ -1,10 +1,8 @@
 //===- HazardFinder.h - Graph breaks, host syncs and capture syncs --------===//
 //
-// The per-translation-unit analysis: finds every trigger (a call that asks
-// the host for a tensor's value), asks Residency where its operand lives and
-// Regions where it runs, and turns each into seam-graph-break,
-// seam-host-sync and/or seam-capture-sync findings with their paths. Call
-// findHazards() from a frontend action once the TU is parsed.
+// Finds every trigger site of a translation unit (a call that asks the host
+// for a tensor's value) and asks Residency where its operand lives, on
+// converged states. The rules (lib/Rules) then decide what each site is.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEAM_HAZARDS_HAZARDFINDER_H
@@ -41,11 +39,7 @@ findTriggerSites(clang::ASTContext &Ctx, const ApiModel &Api,
                  const RegionModel &Regions,
                  std::vector<std::string> *Incomplete = nullptr);
 
-/// Classifies the sites into findings.
-std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
-                                 const RegionModel &Regions,
-                                 const std::vector<TriggerSite> &Sites,
-                                 const AnalysisOptions &Opts);
+// Classifying sites into findings is the rules' job: Rules/Rule.h.
 
 /// Sorts by file and position and drops duplicates (template
 /// instantiations and headers seen from several TUs yield the same result).

@@ -99,13 +99,24 @@ public:
 
 } // namespace
 
-/// The first loop that runs the site again and again; loops it runs in at
-/// most once (a for-init, a range expression, a site followed by `break`)
-/// do not make it hot.
+/// The innermost loop around a site, if any. A site that runs once per
+/// loop (under `i == 0`, or followed by `break`) is still in it: its cost is
+/// counted, once.
 static const LoopVisit *firstCycling(const std::vector<LoopVisit> &Loops) {
-  for (const LoopVisit &V : Loops)
-    if (!V.Freq.OncePerLoop)
-      return &V;
+  return Loops.empty() ? nullptr : &Loops.front();
+}
+
+/// The body of a loop statement: what runs per iteration, unlike a
+/// for-init or a range-for's range expression.
+static const Stmt *loopBody(const Stmt *S) {
+  if (const auto *F = dyn_cast_or_null<ForStmt>(S))
+    return F->getBody();
+  if (const auto *W = dyn_cast_or_null<WhileStmt>(S))
+    return W->getBody();
+  if (const auto *D = dyn_cast_or_null<DoStmt>(S))
+    return D->getBody();
+  if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(S))
+    return R->getBody();
   return nullptr;
 }
 
@@ -501,10 +512,12 @@ std::vector<LoopVisit> RegionModel::loopsAt(unsigned Node, const Stmt *Site,
   if (!N.Flow->reachable(B))
     return Out; // dead code runs nowhere
   std::vector<unsigned> Cycling = N.Flow->loopsAt(B);
-  // Loops the site is written in but does not cycle with (a `break` or
-  // `return` follows it, or it is a for-init): at most once per loop.
+  // Loops whose body holds the site although it does not cycle with them
+  // (a `break` or `return` follows it): at most once per loop.
   for (const LoopInfo &L : N.Loops) {
-    if (!L.S || L.Natural->contains(B) || !contains(L.Hot, Loc))
+    const Stmt *Body = loopBody(L.S);
+    if (!Body || L.Natural->contains(B) ||
+        !contains(Body->getSourceRange(), Loc))
       continue;
     if (!Cycling.empty() &&
         !N.Loops[Cycling.front()].Natural->contains(L.Natural->Header))

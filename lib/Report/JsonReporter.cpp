@@ -86,7 +86,8 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
                         {"rulePacks", R.RulePacks},
                         {"results", Results},
                         {"summary", Summary},
-                        {"errors", Errors}};
+                        {"errors", Errors},
+                        {"incompleteFunctions", R.Incomplete}};
   OS << Doc.dump(2) << "\n";
 }
 

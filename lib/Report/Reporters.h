@@ -9,21 +9,13 @@
 #define SEAM_REPORT_REPORTERS_H
 
 #include "Hazards/Finding.h"
+#include "Rules/Rule.h"
 
 #include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
 
 namespace seam {
-
-struct RuleInfo {
-  std::string Id;
-  std::string Name; ///< PascalCase, for SARIF
-  std::string ShortDescription;
-  std::string FullDescription;
-  std::string Help;
-  Level DefaultLevel;
-};
 
 const std::vector<RuleInfo> &ruleCatalog();
 const RuleInfo *findRule(llvm::StringRef Id);
@@ -40,6 +32,8 @@ struct Report {
   std::vector<SummaryRow> Summary;    ///< --summary rows, costliest first
   std::vector<std::string> RulePacks; ///< paths of the packs used
   std::string WorkDir;                ///< base for relative SARIF URIs
+  /// Functions whose analysis stopped at an iteration limit.
+  unsigned Incomplete = 0;
 };
 
 extern const char *const SeamVersion;

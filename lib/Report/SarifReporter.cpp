@@ -141,6 +141,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
       Summary.push_back(summaryJson(Row));
     Run["properties"] = {{"summary", Summary}};
   }
+  Run["properties"]["incompleteFunctions"] = R.Incomplete;
   if (!Base.empty())
     Run["originalUriBaseIds"] = {
         {"%SRCROOT%", {{"uri", "file://" + uriEscape(Base) + "/"}}}};

@@ -39,7 +39,8 @@ bool ResidencyWalker::isContainer(QualType T) const {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       T->getAsCXXRecordDecl());
   return Spec && Spec->isInStdNamespace() && Spec->getIdentifier() &&
-         llvm::is_contained({"vector", "deque", "list", "array"},
+         llvm::is_contained({"vector", "deque", "list", "array", "pair",
+                             "tuple"},
                             Spec->getName()) &&
          Api.mentionsTensor(T);
 }
@@ -139,6 +140,11 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
       return {Residency::Host, false};
     if (moduleVar(ME->getBase())) // net->weight
       return {moduleResidency(ME->getBase()), false};
+    if (const auto *Base = dyn_cast<DeclRefExpr>(strip(ME->getBase()));
+        Base && isContainer(Base->getType()) && isa<FieldDecl>(ME->getMemberDecl()))
+      if (const auto *VD = dyn_cast<VarDecl>(Base->getDecl());
+          VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
+        return {evalDecl(VD).Where, false}; // b.first of a local pair
     if (const auto *VD = dyn_cast<VarDecl>(ME->getMemberDecl())) // static
       return evalDecl(VD);
     return Unknown;
@@ -256,9 +262,13 @@ AbsValue ResidencyWalker::tensorArgs(const CallExpr *CE) const {
   AbsValue R;
   for (unsigned I = firstValueArg(CE); I < CE->getNumArgs(); ++I)
     forEachTensor(CE->getArg(I), [&](const Expr *T) {
-      AbsValue V = Api.isTensorType(T->getType())
+      // A local container (std::get<0>(pair), v.at(i)) says where its
+      // elements live.
+      AbsValue V = Api.isTensorType(T->getType()) || isContainer(T->getType())
                        ? eval(T)
                        : AbsValue{Residency::Unknown, false};
+      if (V.Where == Residency::None && !Api.isTensorType(T->getType()))
+        V.Where = Residency::Unknown;
       R.Where = join(R.Where, V.Where);
     });
   return R;

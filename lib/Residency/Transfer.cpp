@@ -136,6 +136,13 @@ void ResidencyWalker::trackOutParams(const CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return;
+  // Accessors that take a reference only to hand back a part of it.
+  if (FD->isInStdNamespace() && FD->getIdentifier() &&
+      llvm::is_contained({"get", "begin", "end", "rbegin", "rend", "size",
+                          "data", "tie", "ref", "cref", "addressof",
+                          "as_const", "forward_as_tuple"},
+                         FD->getName()))
+    return;
   unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD);
   for (unsigned I = 0; I < FD->getNumParams() && I + Shift < CE->getNumArgs();
        ++I) {

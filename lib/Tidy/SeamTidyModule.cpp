@@ -9,7 +9,7 @@
 #include "ApiModel/ApiModel.h"
 #include "Cost/CostModel.h"
 #include "Hazards/HazardFinder.h"
-#include "Regions/RegionModel.h"
+#include "Pipeline/TranslationUnit.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -85,12 +85,7 @@ struct SharedAnalysis {
     llvm::StringRef(S.Regions).split(Globs, ';', -1, false);
     for (llvm::StringRef G : Globs)
       Opts.Regions.RegionGlobs.push_back(G.trim().str());
-    FlowCache Flows(C);
-    RegionModel Regions(C, *Api, Opts.Regions, Flows);
-    std::vector<TriggerSite> Sites = findTriggerSites(C, *Api, Regions);
-    Findings = findHazards(C, *Api, Regions, Sites, Opts);
-    std::vector<SummaryRow> Rows;
-    estimateCosts(C, *Api, Regions, Sites, Findings, *Cost, Rows);
+    Findings = analyzeTranslationUnit(C, *Api, Opts, *Cost).Findings;
   }
 };
 

@@ -1,0 +1,72 @@
+//===- Rule.h - A Seam rule: what selects its sites, severity, message ----===//
+//
+// Each rule id has one implementation file here named by the id
+// (seam-host-sync.cpp), as it has one docs page (docs/rules/seam-host-sync.md)
+// and one test folder (test/seam-host-sync/). A rule looks at one trigger
+// site (what it asks of the host, where its operand lives) in its context
+// (region, hot path, capture span, how often it runs) and either reports it
+// or not. Registry.cpp lists the rules, in the order they are applied.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_RULES_RULE_H
+#define SEAM_RULES_RULE_H
+
+#include "Hazards/Finding.h"
+#include "Hazards/HazardFinder.h"
+#include "Regions/RegionModel.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <string>
+
+namespace seam {
+
+/// What `seam explain`, SARIF and --help say about a rule.
+struct RuleInfo {
+  std::string Id;
+  std::string Name; ///< PascalCase, for SARIF
+  std::string ShortDescription;
+  std::string FullDescription;
+  std::string Help;
+  Level DefaultLevel;
+};
+
+/// One site with everything a rule may ask about it.
+struct RuleInput {
+  const TriggerSite &Site;
+  const SiteContext &Where;
+  const clang::SourceManager &SM;
+  const clang::LangOptions &LO;
+  const AnalysisOptions &Opts;
+};
+
+class Rule {
+public:
+  virtual ~Rule() = default;
+  virtual const RuleInfo &info() const = 0;
+  /// Completes \p F (which holds the site's common fields) and returns
+  /// true when this rule reports the site.
+  virtual bool check(const RuleInput &In, Finding &F) const = 0;
+};
+
+/// Every rule, in the order they are applied.
+llvm::ArrayRef<const Rule *> ruleRegistry();
+
+/// Classifies the sites of one TU into findings, rule by rule.
+std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
+                                 const RegionModel &Regions,
+                                 const std::vector<TriggerSite> &Sites,
+                                 const AnalysisOptions &Opts);
+
+// Shared by the rules (RuleSupport.cpp).
+/// "'.item()' reads 'x' on the host", "printing 'x' with '<<' ...".
+std::string actionPhrase(const TriggerSite &S);
+std::vector<PathNote> toNotes(const clang::SourceManager &SM,
+                              const clang::LangOptions &LO,
+                              const std::vector<PathStep> &Steps);
+/// loop | forward | region | call | capture, from the first path step.
+std::string hotReason(const std::vector<PathStep> &Steps);
+
+} // namespace seam
+
+#endif

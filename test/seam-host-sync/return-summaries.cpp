@@ -1,0 +1,43 @@
+// The residency of what an in-file function returns comes from its return
+// statements, through std::tie, structured bindings, .first/.second and
+// std::get.
+// RUN: not %seam check %s -- %mock | FileCheck %s --implicit-check-not='[seam-'
+#include <tuple>
+#include <utility>
+#include <torch/torch.h>
+
+std::tuple<torch::Tensor, torch::Tensor> host_batch(int i) {
+  return std::make_tuple(torch::randn({4}), torch::randn({4}) * i);
+}
+std::pair<torch::Tensor, torch::Tensor> device_batch() {
+  auto x = torch::randn({4}, torch::kCUDA);
+  return {x, x * 2};
+}
+
+void cpu_only() {
+  torch::Tensor x, y;
+  for (int i = 0; i < 10; ++i) {
+    std::tie(x, y) = host_batch(i);
+    (void)x.sum().item<float>();
+    auto [a, b] = host_batch(i);
+    (void)b.sum().item<float>();
+    auto p = std::make_pair(torch::ones({2}), torch::ones({2}));
+    (void)p.first.item<float>();
+    (void)std::get<1>(p).sum().item<float>();
+  }
+}
+
+void on_device() {
+  torch::Tensor x, y;
+  for (int i = 0; i < 10; ++i) {
+    std::tie(x, y) = device_batch();
+    (void)y.sum().item<float>();
+    // CHECK: :[[@LINE-1]]:19: warning: {{.*}} [seam-host-sync]
+    auto p = device_batch();
+    (void)p.second.item<float>();
+    // CHECK: :[[@LINE-1]]:20: warning: {{.*}} [seam-host-sync]
+    auto [a, b] = device_batch();
+    (void)a.sum().item<float>();
+    // CHECK: :[[@LINE-1]]:19: warning: {{.*}} [seam-host-sync]
+  }
+}
