@@ -267,8 +267,6 @@ AbsValue ResidencyWalker::tensorArgs(const CallExpr *CE) const {
       AbsValue V = Api.isTensorType(T->getType()) || isContainer(T->getType())
                        ? eval(T)
                        : AbsValue{Residency::Unknown, false};
-      if (V.Where == Residency::None && !Api.isTensorType(T->getType()))
-        V.Where = Residency::Unknown;
       R.Where = join(R.Where, V.Where);
     });
   return R;

@@ -82,6 +82,7 @@ bool ResidencyWalker::solve(const FunctionFlow &F,
 void ResidencyWalker::run(const FunctionDecl *FD, CallHook H) {
   Current = FD;
   Hook = nullptr;
+  Collecting = false;
   Cur.clear();
   Returned = Residency::None;
   const FunctionFlow *F = RC.Flows.get(FD);
@@ -123,15 +124,15 @@ void ResidencyWalker::run(const FunctionDecl *FD, CallHook H) {
   }
   if (!Converged)
     RC.noteLimit(FD);
-  if (!H)
-    return;
-  // Sites read converged states only.
+  // Sites and the return summary read converged states only.
   Hook = std::move(H);
+  Collecting = true;
   for (const CFGBlock *B : F->reversePostOrder())
     if (In[B->getBlockID()]) {
       Cur = *In[B->getBlockID()];
       transferBlock(*B);
     }
+  Collecting = false;
   Hook = nullptr;
 }
 

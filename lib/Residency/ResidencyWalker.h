@@ -163,6 +163,8 @@ private:
   const clang::FunctionDecl *Current = nullptr;
   VarState Cur;
   CallHook Hook;
+  /// The last pass over converged states: sites and returns are read.
+  bool Collecting = false;
   Residency Returned = Residency::None;
   /// Range-for loop variable -> its range expression.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOf;

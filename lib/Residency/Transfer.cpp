@@ -71,7 +71,7 @@ void ResidencyWalker::onDecl(const Stmt *S) {
 
 void ResidencyWalker::onReturn(const Stmt *S) {
   const Expr *V = cast<ReturnStmt>(S)->getRetValue();
-  if (!V)
+  if (!V || !Collecting)
     return;
   if (tracked(V->getType()))
     Returned = join(Returned, eval(V).Where);
@@ -88,7 +88,7 @@ void ResidencyWalker::onCall(const Stmt *S) {
   trackOutParams(CE);
   if (!ParamsOnHost)
     RC.recordCall(CE, *this);
-  if (Hook)
+  if (Hook && Collecting)
     Hook(CE, *this);
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
   if (!Op || Op->getNumArgs() != 2 || !Op->isAssignmentOp())

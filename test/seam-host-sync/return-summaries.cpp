@@ -4,6 +4,7 @@
 // RUN: not %seam check %s -- %mock | FileCheck %s --implicit-check-not='[seam-'
 #include <tuple>
 #include <utility>
+#include <vector>
 #include <torch/torch.h>
 
 std::tuple<torch::Tensor, torch::Tensor> host_batch(int i) {
@@ -40,4 +41,17 @@ void on_device() {
     (void)a.sum().item<float>();
     // CHECK: :[[@LINE-1]]:19: warning: {{.*}} [seam-host-sync]
   }
+}
+
+// A helper that fills a vector in a loop returns what it put there.
+torch::Tensor features(torch::Tensor x) {
+  std::vector<torch::Tensor> xs;
+  for (int i = 0; i < 4; ++i)
+    xs.push_back(x * (i + 1));
+  return torch::cat(xs, 1);
+}
+void uses_features() {
+  auto r = torch::randn({8});
+  for (int i = 0; i < 10; ++i)
+    (void)features(r).sum().item<float>();
 }

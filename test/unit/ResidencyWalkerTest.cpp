@@ -17,6 +17,8 @@ namespace {
 /// residency of the argument of every `probe(...)` call, in order.
 std::vector<Residency> probe(const std::string &Body) {
   std::string Code = "#include <torch/torch.h>\n"
+                     "#include <vector>\n"
+                     "int i_;\n"
                      "void probe(const torch::Tensor &);\n"
                      "void f(torch::Tensor param, torch::Device dev, bool "
                      "flag) {\n" +
@@ -104,6 +106,52 @@ TEST(ResidencyWalker, DeviceVariables) {
                   "probe(torch::ones({2}, d));"
                   "probe(torch::ones({2}, torch::Device(\"cuda:1\")));"),
             (std::vector<R>{R::Host, R::Device, R::Device}));
+}
+
+} // namespace
+
+namespace {
+
+// The transfer table over Clang's CFG: paths that leave do not flow on.
+TEST(ResidencyWalker, PathsThatLeave) {
+  EXPECT_EQ(probe("auto x = torch::ones({2});"
+                  "if (flag) { x = x.cuda(); return; }"
+                  "probe(x);"),
+            (std::vector<R>{R::Host}));
+  EXPECT_EQ(probe("auto x = torch::ones({2});"
+                  "for (int i = 0; i < 3; ++i) {"
+                  "  if (flag) { x = x.cuda(); break; }"
+                  "  probe(x);"
+                  "}"
+                  "probe(x);"),
+            (std::vector<R>{R::Host, R::Device}));
+  EXPECT_EQ(probe("auto x = torch::ones({2});"
+                  "for (int i = 0; i < 3; ++i) {"
+                  "  if (flag) { x = x.cuda(); continue; }"
+                  "  probe(x);"
+                  "}"),
+            (std::vector<R>{R::Device}));
+}
+
+TEST(ResidencyWalker, LoopCarriedAndBranches) {
+  EXPECT_EQ(probe("auto x = torch::ones({2});"
+                  "for (int i = 0; i < 3; ++i) { probe(x); x = x.cuda(); }"
+                  "auto y = flag ? torch::ones({2}).cuda() : torch::ones({2});"
+                  "probe(y);"
+                  "auto z = torch::ones({2});"
+                  "switch (i_) { case 0: z = z.cuda(); break; default: break; }"
+                  "probe(z);"),
+            (std::vector<R>{R::Device, R::Device, R::Device}));
+}
+
+TEST(ResidencyWalker, ContainersAndCatch) {
+  EXPECT_EQ(probe("std::vector<torch::Tensor> v;"
+                  "for (int i = 0; i < 3; ++i) v.push_back(torch::ones({2}));"
+                  "probe(v[0]);"
+                  "auto x = torch::ones({2});"
+                  "try { x = x.cuda(); if (flag) throw 1; }"
+                  "catch (...) { probe(x); }"),
+            (std::vector<R>{R::Host, R::Device}));
 }
 
 } // namespace

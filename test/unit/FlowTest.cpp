@@ -1,0 +1,105 @@
+//===- FlowTest.cpp - Loops and execution counts from Clang's CFG ---------===//
+#include "Flow/ExecCount.h"
+#include "Flow/FunctionFlow.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/Tooling.h"
+#include "gtest/gtest.h"
+
+using namespace seam;
+using namespace clang;
+
+namespace {
+
+struct Parsed {
+  std::unique_ptr<ASTUnit> AST;
+  const FunctionDecl *F = nullptr;
+  std::vector<const CallExpr *> Marks; ///< calls to mark(), in order
+};
+
+/// Parses \p Body inside `void f(int n, bool flag)`.
+Parsed parse(const std::string &Body) {
+  Parsed P;
+  std::string Code = "void mark();\nvoid f(int n, bool flag) {\n" + Body +
+                     "\n}\n";
+  P.AST = tooling::buildASTFromCodeWithArgs(
+      Code, {"-std=c++17", "-resource-dir=" SEAM_CLANG_RESOURCE_DIR},
+      "input.cpp");
+  EXPECT_TRUE(P.AST);
+  EXPECT_FALSE(P.AST->getDiagnostics().hasErrorOccurred());
+  for (Decl *D : P.AST->getASTContext().getTranslationUnitDecl()->decls())
+    if (auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->getName() == "f" && FD->hasBody())
+      P.F = FD;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const CallExpr *> *Out;
+    bool VisitCallExpr(CallExpr *CE) {
+      if (CE->getDirectCallee() && CE->getDirectCallee()->getName() == "mark")
+        Out->push_back(CE);
+      return true;
+    }
+  } Fi;
+  Fi.Out = &P.Marks;
+  Fi.TraverseDecl(const_cast<FunctionDecl *>(P.F));
+  return P;
+}
+
+unsigned loops(const std::string &Body) {
+  Parsed P = parse(Body);
+  auto Flow = FunctionFlow::build(P.F, P.AST->getASTContext());
+  return Flow ? Flow->loops().size() : ~0u;
+}
+
+/// How often each mark() runs per iteration of its innermost loop.
+std::vector<Frequency> counts(const std::string &Body) {
+  Parsed P = parse(Body);
+  auto Flow = FunctionFlow::build(P.F, P.AST->getASTContext());
+  std::vector<Frequency> Out;
+  for (const CallExpr *CE : P.Marks) {
+    const CFGBlock *B = Flow->blockOf(CE);
+    std::vector<unsigned> Ls = Flow->loopsAt(B);
+    const NaturalLoop *L = Ls.empty() ? nullptr : &Flow->loops()[Ls.front()];
+    Out.push_back(frequencyOf(*Flow, B, L, P.AST->getASTContext()));
+  }
+  return Out;
+}
+
+TEST(Flow, LoopsAreCycles) {
+  EXPECT_EQ(loops("for (int i = 0; i < n; ++i) mark();"), 1u);
+  EXPECT_EQ(loops("do { mark(); } while (0);"), 0u);
+  EXPECT_EQ(loops("while (false) { mark(); }"), 0u);
+  EXPECT_EQ(loops("while (true) { mark(); break; }"), 0u);
+  EXPECT_EQ(loops("int k = 0; again: mark(); if (++k < n) goto again;"), 1u);
+  EXPECT_EQ(loops("for (int i = 0; i < n; ++i) for (int j = 0; j < n; ++j) "
+                  "mark();"),
+            2u);
+}
+
+TEST(Flow, ExecutionCounts) {
+  std::vector<Frequency> F =
+      counts("for (int i = 0; i < n; ++i) {"
+             "  mark();"
+             "  if (i % 100 == 0) mark();"
+             "  if (i % 4 != 0) mark();"
+             "  if (i == 0) mark();"
+             "  if (flag) mark();"
+             "  if (i % 10 == 0 && flag) mark();"
+             "  if (i % 5) continue;"
+             "  mark();"
+             "}");
+  ASSERT_EQ(F.size(), 7u);
+  EXPECT_EQ(F[0].phrase(), "every iteration");
+  EXPECT_TRUE(F[0].Uncounted.empty());
+  EXPECT_DOUBLE_EQ(F[1].PerIteration, 0.01);
+  EXPECT_EQ(F[1].phrase(), "every 100th iteration");
+  EXPECT_DOUBLE_EQ(F[2].PerIteration, 0.75);
+  EXPECT_TRUE(F[3].OncePerLoop);
+  EXPECT_DOUBLE_EQ(F[4].PerIteration, 1);
+  EXPECT_EQ(F[4].Uncounted.size(), 1u);
+  EXPECT_DOUBLE_EQ(F[5].PerIteration, 0.1);
+  EXPECT_EQ(F[5].Uncounted.size(), 1u);
+  EXPECT_EQ(F[6].phrase(), "every 5th iteration");
+}
+
+} // namespace
