@@ -69,8 +69,10 @@ int main(int Argc, char **Argv) {
                    "Output format: text (clang-style), json (docs/cli.md) "
                    "or sarif (SARIF 2.1.0). Default: text")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
-  Check->add_option("-o,--output", Opts.OutputPath,
-                    "Write results to this file instead of stdout");
+  CLI::Option *OutputOpt = Check->add_option(
+      "-o,--output", Opts.OutputPath,
+      "Write results to this file instead of stdout; written to a temporary "
+      "file and renamed when complete, never one of the inputs");
   Check->add_option("--region", Opts.Analysis.Regions.RegionGlobs,
                     "Treat functions whose qualified name matches this glob "
                     "(e.g. 'Net::forward', 'train_*') as compiled regions. "
@@ -210,6 +212,14 @@ int main(int Argc, char **Argv) {
   Opts.Color = Color == "always"  ? CheckOptions::ColorMode::Always
                : Color == "never" ? CheckOptions::ColorMode::Never
                                   : CheckOptions::ColorMode::Auto;
+  if (OutputOpt->count() > 0 && Opts.OutputPath.empty())
+    return usageError("-o needs a file name (leave it out to write to "
+                      "standard output)",
+                      "check ");
+  if (!Opts.DefaultRules && Opts.RulePacks.empty())
+    return usageError("--no-default-rules leaves no rule pack: give one with "
+                      "--rules",
+                      "check ");
   if (Opts.RulesDir.empty())
     Opts.RulesDir = findRulesDir(Argv[0]);
   return runCheck(Opts);

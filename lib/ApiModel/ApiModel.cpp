@@ -293,6 +293,19 @@ bool ApiModel::isHotMethod(const FunctionDecl *FD) const {
   return isModuleClass(MD->getParent());
 }
 
+llvm::SmallVector<const CXXMethodDecl *, 2>
+ApiModel::holderForwards(const CallExpr *CE) const {
+  llvm::SmallVector<const CXXMethodDecl *, 2> Out;
+  const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(CE);
+  if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+    return Out;
+  if (const CXXRecordDecl *Impl = moduleHolderTarget(Op->getArg(0)->getType()))
+    for (const CXXMethodDecl *M : Impl->methods())
+      if (isHotMethod(M))
+        Out.push_back(M);
+  return Out;
+}
+
 CaptureEdge ApiModel::captureMarker(const CallExpr *CE) const {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD || !FD->getIdentifier())

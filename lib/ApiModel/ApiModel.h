@@ -46,6 +46,11 @@ public:
   bool isModuleClass(const clang::CXXRecordDecl *RD) const;
   /// For a module holder type `Holder<T>`, returns T's definition.
   const clang::CXXRecordDecl *moduleHolderTarget(clang::QualType T) const;
+  /// `net(x)` on a module holder runs Impl::forward: the forward methods a
+  /// call through a holder's operator() reaches (none for other calls).
+  /// The one place that knows "holder -> forward".
+  llvm::SmallVector<const clang::CXXMethodDecl *, 2>
+  holderForwards(const clang::CallExpr *CE) const;
 
   /// Declarations of the tensor library itself, the standard library and
   /// system headers: their bodies are not the user's code.

@@ -221,7 +221,7 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
 
 } // namespace
 
-llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
+static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
                                        llvm::StringRef Path) {
   json J = json::parse(Text.begin(), Text.end(), nullptr,
                        /*allow_exceptions=*/false, /*ignore_comments=*/true);
@@ -298,8 +298,10 @@ llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
       R.fail("dtypes", "expected an object of dtype name -> bytes");
     else
       for (auto D = It->begin(); D != It->end() && !R.Error; ++D) {
-        if (!D->is_number() || D->get<double>() <= 0)
-          R.fail("dtypes." + D.key(), "expected a positive number of bytes");
+        if (!D->is_number() || !(D->get<double>() > 0) ||
+            D->get<double>() > 4096)
+          R.fail("dtypes." + D.key(),
+                 "expected a positive number of bytes, at most 4096");
         else
           P.DtypeBytes.emplace_back(D.key(), D->get<double>());
       }
@@ -351,6 +353,17 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.LoopFunctions, From.LoopFunctions);
   Append(Into.Ops, From.Ops);
   Append(Into.DtypeBytes, From.DtypeBytes);
+}
+
+llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text, llvm::StringRef Path) {
+  // nlohmann reports some bad input by exception (a number that overflows a
+  // double, a value of the wrong type): one clear error, never a crash.
+  try {
+    return parseRulePackUnchecked(Text, Path);
+  } catch (const nlohmann::json::exception &E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
+                                   Path.str().c_str(), E.what());
+  }
 }
 
 } // namespace seam

@@ -272,7 +272,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
                                              : E.Frequency);
       if (E.IdleMicrosTotal && E.TripCount)
         E.Summary += ", ~" + formatMicros(*E.IdleMicrosTotal) + " per " +
-                     std::to_string(static_cast<long long>(*E.TripCount)) +
+                     formatCount(*E.TripCount) +
                      " iterations";
       E.Summary += " " + Tag;
       if (C.Region) {

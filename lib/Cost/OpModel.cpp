@@ -1,6 +1,8 @@
 //===- OpModel.cpp - The op sequence of a compiled region -----------------===//
 #include "Cost/OpModel.h"
 
+#include <cmath>
+
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/StringExtras.h"
@@ -43,7 +45,7 @@ static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx) {
     return std::nullopt;
   Expr::EvalResult R;
   if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().getExtValue();
+    return R.Val.getInt().tryExtValue(); // none when it needs > 64 bits
   return std::nullopt;
 }
 
@@ -85,12 +87,13 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
       Step = intValue(C->getRHS(), Ctx).value_or(0);
     if (Step <= 0)
       return std::nullopt;
-    int64_t Span = *End - *Start;
+    // In double: bounds near INT64_MIN/MAX must not overflow.
+    double Span = static_cast<double>(*End) - static_cast<double>(*Start);
     if (Op == BO_LE)
       Span += 1;
     else if (Op != BO_LT && Op != BO_NE)
       return std::nullopt;
-    return Span <= 0 ? 0.0 : static_cast<double>((Span + Step - 1) / Step);
+    return Span <= 0 ? 0.0 : std::ceil(Span / static_cast<double>(Step));
   }
   if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop)) {
     // c10::irange(N) / irange(A, B), or a braced list / array of known size.
@@ -105,7 +108,8 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
           auto A = intValue(CE->getArg(0), Ctx),
                B = intValue(CE->getArg(1), Ctx);
           if (A && B)
-            return static_cast<double>(std::max<int64_t>(*B - *A, 0));
+            return std::max(static_cast<double>(*B) - static_cast<double>(*A),
+                            0.0);
         }
       }
     }
@@ -262,16 +266,11 @@ void OpModel::collectCall(const CallExpr *CE, double Mult, bool PerIter,
     return;
   }
   // A module holder's operator() runs Impl::forward.
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
-      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
-    if (const CXXRecordDecl *Impl =
-            Api.moduleHolderTarget(Op->getArg(0)->getType()))
-      for (const CXXMethodDecl *M : Impl->methods())
-        if (Api.isHotMethod(M) && M->hasBody(Def) && Def &&
-            !Api.isLibraryDecl(Def)) {
-          inlineCallee(Def, Mult, PerIter, Out);
-          return;
-        }
+  for (const CXXMethodDecl *M : Api.holderForwards(CE))
+    if (M->hasBody(Def) && Def && !Api.isLibraryDecl(Def)) {
+      inlineCallee(Def, Mult, PerIter, Out);
+      return;
+    }
   std::optional<OpClass> Class = classify(CE);
   if (!Class || *Class == OpClass::View || *Class == OpClass::Host)
     return;

@@ -13,7 +13,7 @@ static llvm::Error fail(llvm::StringRef Path, const std::string &Msg) {
                                  Path.str().c_str(), Msg.c_str());
 }
 
-llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Text,
+static llvm::Expected<DeviceProfile> parseProfileUnchecked(llvm::StringRef Text,
                                            llvm::StringRef Path) {
   nlohmann::json J =
       nlohmann::json::parse(Text.begin(), Text.end(), nullptr, false, true);
@@ -67,6 +67,10 @@ llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Text,
     if (!(V >= 0) ||
         (F.Member == &DeviceProfile::MemoryBandwidthGBps && V <= 0))
       return fail(Path, Where + ": value must be positive");
+    // A microsecond or GB/s figure beyond 1e9 is a typo, and would make
+    // every total print as infinity.
+    if (V > 1e9)
+      return fail(Path, Where + ": value must be at most 1e9");
     P.*F.Member = {V, (*It)["source"].get<std::string>()};
   }
   return P;
@@ -90,6 +94,17 @@ llvm::Expected<DeviceProfile> loadProfile(llvm::StringRef NameOrPath,
   if (!Buf)
     return fail(Path, "cannot read profile: " + Buf.getError().message());
   return parseProfile((*Buf)->getBuffer(), Path);
+}
+
+llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Text, llvm::StringRef Path) {
+  // nlohmann reports some bad input by exception (a number that overflows a
+  // double, a value of the wrong type): one clear error, never a crash.
+  try {
+    return parseProfileUnchecked(Text, Path);
+  } catch (const nlohmann::json::exception &E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
+                                   Path.str().c_str(), E.what());
+  }
 }
 
 } // namespace seam

@@ -3,6 +3,7 @@
 
 #include "ApiModel/ApiModel.h"
 #include "Driver/Config.h"
+#include "Driver/Output.h"
 #include "Pipeline/TranslationUnit.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -91,28 +92,33 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       return 2;
     }
 
-  // .seam.yaml files: regions and shapes that add to the command line's.
+  // .seam.yaml files: regions and shapes that add to the command line's. A
+  // bad one costs the files it governs, not the whole run.
   ConfigFinder Configs;
   std::map<std::string, const FileConfig *> ConfigOf;
+  std::vector<std::string> ToParse;
   for (const std::string &File : Opts.Files) {
     llvm::Expected<const FileConfig *> C = Configs.forFile(File);
     if (!C) {
-      errorLine("invalid configuration: " + llvm::toString(C.takeError()));
-      return 2;
+      Fail(File, "invalid configuration: " + llvm::toString(C.takeError()) +
+                     "; '" + File + "' was not analyzed");
+      continue;
     }
+    std::string Bad;
     for (const std::string &G : (*C)->Regions)
-      if (auto E = llvm::GlobPattern::create(G); !E) {
-        errorLine((*C)->Path + ": invalid region pattern '" + G +
-                  "': " + llvm::toString(E.takeError()));
-        return 2;
-      }
+      if (auto E = llvm::GlobPattern::create(G); !E && Bad.empty())
+        Bad = (*C)->Path + ": invalid region pattern '" + G +
+              "': " + llvm::toString(E.takeError());
     ShapeHints Scratch;
     for (const std::string &S : (*C)->Shapes)
-      if (auto Err = parseShapeHint(S, Api, Scratch)) {
-        errorLine((*C)->Path + ": invalid shape '" + S + "': " + *Err);
-        return 2;
-      }
+      if (auto Err = parseShapeHint(S, Api, Scratch); Err && Bad.empty())
+        Bad = (*C)->Path + ": invalid shape '" + S + "': " + *Err;
+    if (!Bad.empty()) {
+      Fail(File, Bad + "; '" + File + "' was not analyzed");
+      continue;
+    }
     ConfigOf[File] = *C;
+    ToParse.push_back(File);
   }
 
   std::string Warning;
@@ -128,7 +134,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     return 2;
 
   std::vector<ParseResult> Parsed = parseFiles(
-      **DB, Opts.Frontend, Opts.Files,
+      **DB, Opts.Frontend, ToParse,
       [&](clang::ASTContext &Ctx, llvm::StringRef File) {
         AnalysisOptions Analysis = Opts.Analysis;
         CostOptions TUCost = Cost;
@@ -167,41 +173,46 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
 int runCheck(const CheckOptions &Opts) {
   Report R;
   bool InputError = false;
-  // Open the output before the (slow) parsing so a bad -o fails fast.
-  std::unique_ptr<llvm::raw_fd_ostream> File;
-  auto OpenOutput = [&] {
+  // Check the output before the (slow) parsing so a bad -o fails fast, and
+  // never overwrite an input.
+  auto CheckOutput = [&] {
     if (Opts.OutputPath.empty())
       return true;
-    std::error_code EC;
-    File = std::make_unique<llvm::raw_fd_ostream>(Opts.OutputPath, EC);
-    if (EC) {
-      errorLine("cannot write output file '" + Opts.OutputPath +
-                "': " + EC.message());
+    std::vector<std::string> Inputs = Opts.Files;
+    Inputs.insert(Inputs.end(), Opts.RulePacks.begin(), Opts.RulePacks.end());
+    if (std::optional<std::string> Err =
+            checkOutputPath(Opts.OutputPath, Inputs)) {
+      errorLine(*Err);
       return false;
     }
     return true;
   };
-  if (int Code = analyze(Opts, R, InputError, OpenOutput))
+  if (int Code = analyze(Opts, R, InputError, CheckOutput))
     return Code;
 
-  llvm::raw_ostream &OS = File ? *File : llvm::outs();
   bool Color = Opts.Color == CheckOptions::ColorMode::Always ||
-               (Opts.Color == CheckOptions::ColorMode::Auto && !File &&
-                llvm::outs().has_colors());
-  switch (Opts.Format) {
-  case OutputFormat::Text:
-    writeText(OS, R, Color);
-    if (Opts.Summary)
-      writeSummary(OS, R);
-    break;
-  case OutputFormat::Json:
-    writeJson(OS, R);
-    break;
-  case OutputFormat::Sarif:
-    writeSarif(OS, R);
-    break;
+               (Opts.Color == CheckOptions::ColorMode::Auto &&
+                Opts.OutputPath.empty() && llvm::outs().has_colors());
+  std::optional<std::string> WriteError =
+      writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {
+        switch (Opts.Format) {
+        case OutputFormat::Text:
+          writeText(OS, R, Color);
+          if (Opts.Summary)
+            writeSummary(OS, R);
+          break;
+        case OutputFormat::Json:
+          writeJson(OS, R);
+          break;
+        case OutputFormat::Sarif:
+          writeSarif(OS, R);
+          break;
+        }
+      });
+  if (WriteError) {
+    errorLine(*WriteError);
+    return 2;
   }
-  OS.flush();
 
   if (InputError)
     return 2;

@@ -29,7 +29,7 @@ std::optional<int64_t> constant(const Expr *E, ASTContext &Ctx) {
     return std::nullopt;
   Expr::EvalResult R;
   if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().getExtValue();
+    return R.Val.getInt().tryExtValue();
   return std::nullopt;
 }
 

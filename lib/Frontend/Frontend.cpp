@@ -9,6 +9,10 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/thread.h"
+#include <nlohmann/json.hpp>
 #include "llvm/Support/raw_ostream.h"
 
 #ifndef SEAM_CLANG_RESOURCE_DIR
@@ -20,6 +24,10 @@ using namespace clang::tooling;
 
 namespace seam {
 
+/// Larger sources are refused with a message rather than analyzed for
+/// minutes: generated files of this size are not hand-written model code.
+static constexpr uint64_t MaxSourceBytes = uint64_t(32) << 20;
+
 llvm::Expected<std::unique_ptr<CompilationDatabase>>
 makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
   if (!Opts.BuildDir.empty()) {
@@ -28,6 +36,21 @@ makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
           llvm::inconvertibleErrorCode(),
           "build directory '%s' (from -p) does not exist",
           Opts.BuildDir.c_str());
+    // Clang's loader prints YAML parser lines of its own for a broken file;
+    // check it first so the user gets one line naming it.
+    llvm::SmallString<256> DBPath(Opts.BuildDir);
+    llvm::sys::path::append(DBPath, "compile_commands.json");
+    if (auto Buf = llvm::MemoryBuffer::getFile(DBPath)) {
+      nlohmann::json J = nlohmann::json::parse((*Buf)->getBuffer().begin(),
+                                               (*Buf)->getBuffer().end(),
+                                               nullptr, false);
+      if (J.is_discarded() || !J.is_array())
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "'%s' is not a valid compilation database (expected a JSON "
+            "array of {directory, file, command|arguments})",
+            std::string(DBPath).c_str());
+    }
     std::string Err;
     std::unique_ptr<CompilationDatabase> DB =
         CompilationDatabase::loadFromDirectory(Opts.BuildDir, Err);
@@ -134,6 +157,32 @@ parseFiles(const CompilationDatabase &DB, const FrontendOptions &Opts,
       Results.push_back(R);
       continue;
     }
+    llvm::sys::fs::file_status St;
+    if (llvm::sys::fs::status(File, St) ||
+        !llvm::sys::fs::is_regular_file(St)) {
+      // A FIFO or device would block or never end.
+      R.Error = "'" + File + "' is not a regular file";
+      Results.push_back(R);
+      continue;
+    }
+    if (St.getSize() > MaxSourceBytes) {
+      R.Error = "'" + File + "' is " +
+                std::to_string(St.getSize() >> 20) +
+                " MiB; Seam analyzes source files of up to " +
+                std::to_string(MaxSourceBytes >> 20) + " MiB";
+      Results.push_back(R);
+      continue;
+    }
+    std::string BadDir;
+    for (const CompileCommand &C : DB.getCompileCommands(File))
+      if (!C.Directory.empty() && !llvm::sys::fs::is_directory(C.Directory))
+        BadDir = C.Directory;
+    if (!BadDir.empty()) {
+      R.Error = "the compile command for '" + File + "' runs in '" + BadDir +
+                "', which does not exist";
+      Results.push_back(R);
+      continue;
+    }
     ClangTool Tool(DB, {File});
     ArgumentsAdjuster Extra = getInsertArgumentAdjuster(
         CommandLineArguments{"-w", "-ferror-limit=10"},
@@ -159,7 +208,12 @@ parseFiles(const CompilationDatabase &DB, const FrontendOptions &Opts,
       OnTU(Ctx, File);
     };
     Factory F(ForFile);
-    int Status = Tool.run(&F);
+    // Parsing and the analysis recurse on expression depth: a generated
+    // chain of 20,000 calls needs more than the main thread's 8 MiB.
+    int Status = 1;
+    llvm::thread Worker(std::optional<unsigned>(1u << 30),
+                        [&] { Status = Tool.run(&F); });
+    Worker.join();
     if (Status == 0 && Printer.Errors == 0) {
       R.Ok = true;
     } else if (Printer.Errors > 0) {

@@ -310,13 +310,8 @@ void RegionModel::scanBody(unsigned Node) {
           IteratedLambdas[LE->getBeginLoc().getRawEncoding()] =
               qualifiedName(Callee);
     // A module holder's operator() forwards to Impl::forward.
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
-        Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
-      if (const CXXRecordDecl *Impl =
-              Api.moduleHolderTarget(Op->getArg(0)->getType()))
-        for (const CXXMethodDecl *M : Impl->methods())
-          if (Api.isHotMethod(M))
-            AddEdge(M, Loc, CE, false);
+    for (const CXXMethodDecl *M : Api.holderForwards(CE))
+      AddEdge(M, Loc, CE, false);
   };
   S.TraverseStmt(FD->getBody());
   // The loop function's call is visited after its lambda argument.

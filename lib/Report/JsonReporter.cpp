@@ -88,7 +88,9 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
                         {"summary", Summary},
                         {"errors", Errors},
                         {"incompleteFunctions", R.Incomplete}};
-  OS << Doc.dump(2) << "\n";
+  // Paths and source text need not be UTF-8: invalid bytes become U+FFFD.
+  OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+     << "\n";
 }
 
 } // namespace seam

@@ -149,7 +149,9 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs", {Run}}};
-  OS << Doc.dump(2) << "\n";
+  // Paths and source text need not be UTF-8: invalid bytes become U+FFFD.
+  OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+     << "\n";
 }
 
 } // namespace seam

@@ -92,7 +92,7 @@ void writeSummary(llvm::raw_ostream &OS, const Report &R) {
        << pad(Region ? Launches : "-", 9) << pad(std::to_string(Row.Syncs), 5)
        << pad(formatMicros(Row.MicrosPerExecution), 10)
        << pad(Row.TripCount
-                  ? std::to_string(static_cast<long long>(*Row.TripCount))
+                  ? formatCount(*Row.TripCount)
                   : "?",
               7)
        << (Row.MicrosTotal ? formatMicros(*Row.MicrosTotal) : "-") << "\n";

@@ -79,12 +79,9 @@ bool ResidencyContext::recordCall(const CallExpr *CE,
     if (isa<CXXMethodDecl>(Callee))
       First = 1; // argument 0 is the object
     // A module holder's operator() passes its arguments to Impl::forward.
-    if (Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
-      if (const CXXRecordDecl *Impl =
-              Api.moduleHolderTarget(Op->getArg(0)->getType()))
-        for (const CXXMethodDecl *M : Impl->methods())
-          if (Api.isHotMethod(M) && M->getNumParams() + 1 == Op->getNumArgs())
-            recordArgs(M, CE, 1, W);
+    for (const CXXMethodDecl *M : Api.holderForwards(Op))
+      if (M->getNumParams() + 1 == Op->getNumArgs())
+        recordArgs(M, CE, 1, W);
   }
   recordArgs(Callee, CE, First, W);
   return Changed && !Before;
