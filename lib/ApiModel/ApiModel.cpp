@@ -170,10 +170,16 @@ bool ApiModel::mentionsTensor(QualType T) const {
       T->getAsCXXRecordDecl());
   if (!Spec)
     return false;
-  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
-    if (A.getKind() == TemplateArgument::Type && mentionsTensor(A.getAsType()))
-      return true;
-  return false;
+  // std::tuple<Tensor, Tensor>: its arguments come as one pack.
+  std::function<bool(const TemplateArgument &)> Mentions =
+      [&](const TemplateArgument &A) {
+        if (A.getKind() == TemplateArgument::Type)
+          return mentionsTensor(A.getAsType());
+        if (A.getKind() == TemplateArgument::Pack)
+          return llvm::any_of(A.pack_elements(), Mentions);
+        return false;
+      };
+  return llvm::any_of(Spec->getTemplateArgs().asArray(), Mentions);
 }
 
 bool ApiModel::isModuleClass(const CXXRecordDecl *RD) const {

@@ -134,6 +134,9 @@ private:
   void assignFrom(const clang::Expr *LHS, const clang::Expr *RHS,
                   bool Compound);
   void declareLoopVariable(const clang::VarDecl *LV);
+  /// std::tie(...) or std::forward_as_tuple(...).
+  bool isTie(const clang::Expr *E) const;
+  void assignTied(const clang::Expr *Tie, AbsValue V);
   void declare(const clang::VarDecl *VD);
   void assign(const clang::Expr *LHS, AbsValue V, bool Compound);
   bool tracked(clang::QualType T) const;

@@ -94,15 +94,26 @@ void ResidencyWalker::onCall(const Stmt *S) {
   if (!Op || Op->getNumArgs() != 2 || !Op->isAssignmentOp())
     return;
   assignFrom(Op->getArg(0), Op->getArg(1), Op->getOperator() != OO_Equal);
-  // std::tie(a, b) = f(...): each tied tensor takes the bundle's place.
-  if (const auto *Tie = dyn_cast<CallExpr>(strip(Op->getArg(0))))
-    if (const FunctionDecl *FD = Tie->getDirectCallee();
-        FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-        FD->getName() == "tie") {
-      Residency R = bundle(Op->getArg(1));
-      for (const Expr *A : Tie->arguments())
-        assign(A, {R, false}, /*Compound=*/false);
-    }
+  // std::tie(a, b) = f(...), std::forward_as_tuple(a, std::tie(b, c)) =
+  // f(...): each tied tensor takes the bundle's place.
+  if (isTie(Op->getArg(0)))
+    assignTied(Op->getArg(0), {bundle(Op->getArg(1)), false});
+}
+
+bool ResidencyWalker::isTie(const Expr *E) const {
+  const auto *Tie = dyn_cast_or_null<CallExpr>(strip(E));
+  const FunctionDecl *FD = Tie ? Tie->getDirectCallee() : nullptr;
+  return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+         (FD->getName() == "tie" || FD->getName() == "forward_as_tuple");
+}
+
+void ResidencyWalker::assignTied(const Expr *Tie, AbsValue V) {
+  for (const Expr *A : cast<CallExpr>(strip(Tie))->arguments()) {
+    if (isTie(A))
+      assignTied(A, V);
+    else
+      assign(A, V, /*Compound=*/false);
+  }
 }
 
 void ResidencyWalker::onAssign(const Stmt *S) {

@@ -55,3 +55,23 @@ void uses_features() {
   for (int i = 0; i < 10; ++i)
     (void)features(r).sum().item<float>();
 }
+
+// std::forward_as_tuple with a nested std::tie, as LSTM samplers write it.
+std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>>
+step(const torch::Tensor &x) {
+  auto d = x.cuda();
+  return std::make_tuple(d, std::make_tuple(d, d));
+}
+void sample() {
+  auto h = torch::zeros({2});
+  auto c = torch::zeros({2});
+  auto data = torch::zeros({2});
+  for (int i = 0; i < 4; ++i) {
+    torch::Tensor output;
+    std::forward_as_tuple(output, std::tie(h, c)) = step(data);
+    (void)output.exp().item<float>();
+    // CHECK: :[[@LINE-1]]:24: warning: {{.*}} [seam-host-sync]
+    (void)h.sum().item<float>();
+    // CHECK: :[[@LINE-1]]:19: warning: {{.*}} [seam-host-sync]
+  }
+}
