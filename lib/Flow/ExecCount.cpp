@@ -218,7 +218,7 @@ Frequency frequencyOf(const FunctionFlow &F, const CFGBlock *B,
     case GuardCount::Once:
       if (!Out.OncePerLoop) {
         Out.OncePerLoop = true;
-        Out.OnceWhy = "the loop counter";
+        Out.OnceWhy.clear(); // a test of the counter: "once per loop"
       }
       break;
     case GuardCount::Fraction: {

@@ -534,12 +534,12 @@ std::vector<LoopVisit> RegionModel::loopsAt(unsigned Node, const Stmt *Site,
   return Out;
 }
 
-/// "inside this loop, which runs it every iteration" and its variants.
-static std::string loopNote(const LoopVisit &V, llvm::StringRef What) {
-  return "inside this loop, which runs " + What.str() + " " +
-         (V.Freq.OncePerLoop ? std::string("at most once (") + V.Freq.OnceWhy +
-                                   ")"
-                             : V.Freq.phrase());
+/// A loop step of a path.
+static PathStep loopStep(const LoopVisit &V, bool RunsCall) {
+  PathStep P{PathStep::Loop, V.Loop->Keyword};
+  P.RunsCall = RunsCall;
+  P.Freq = V.Freq;
+  return P;
 }
 
 const CaptureSpan *RegionModel::captureAt(unsigned Node,
@@ -561,15 +561,12 @@ RegionModel::pathTo(unsigned Node, Reach FunctionNode::*Which,
     const Reach &R = Nodes[Cur].*Which;
     if (R.Pred < 0) {
       const FunctionNode &Root = Nodes[Cur];
-      std::string Msg;
-      if (RootKind == PathStep::RegionRoot || Root.IsRegionRoot)
-        Msg = "compiled region '" + Root.Name + "' begins here (" +
-              Root.RegionWhy + ")";
-      else
-        Msg = "'" + Root.Name + "' is a module forward, a hot path";
-      Rev.push_back(
-          {Root.IsRegionRoot ? PathStep::RegionRoot : PathStep::HotRoot,
-           Root.NameLoc, Msg});
+      bool Region = RootKind == PathStep::RegionRoot || Root.IsRegionRoot;
+      PathStep P{Region ? PathStep::RegionRoot : PathStep::HotRoot,
+                 Root.NameLoc};
+      P.Function = Root.Name;
+      P.Why = Root.RegionWhy;
+      Rev.push_back(std::move(P));
       break;
     }
     const FunctionNode &Caller = Nodes[R.Pred];
@@ -579,27 +576,23 @@ RegionModel::pathTo(unsigned Node, Reach FunctionNode::*Which,
     std::vector<LoopVisit> Around = loopsAt(R.Pred, CS.Site, CS.Loc);
     if (SeedLoops)
       SeedLoops->insert(SeedLoops->end(), Around.begin(), Around.end());
-    Rev.push_back(
-        {PathStep::Call, CS.Loc,
-         CS.IsLambdaDefinition
-             ? "lambda defined here, in '" + Caller.Name + "'"
-             : "'" + Nodes[Cur].Name + "' called here" +
-                   (CS.Through.empty() ? std::string()
-                                       : " through '" + CS.Through + "'") +
-                   ", from '" + Caller.Name + "'"});
+    PathStep Call{PathStep::Call, CS.Loc};
+    Call.Function = Nodes[Cur].Name;
+    Call.Caller = Caller.Name;
+    Call.Through = CS.Through;
+    Call.LambdaDefinition = CS.IsLambdaDefinition;
+    Rev.push_back(std::move(Call));
     if (!(Caller.*Which).Reached) {
       // A seed: the call sits in a loop or capture span of its caller.
       if (Which == &FunctionNode::CaptureReach) {
         if (const CaptureSpan *S = captureAt(R.Pred, CS.Loc))
-          Rev.push_back(
-              {PathStep::Capture, S->Marker, "CUDA graph capture begins here"});
+          Rev.push_back({PathStep::Capture, S->Marker});
       } else if (!CS.IteratedBy.empty()) {
-        Rev.push_back({PathStep::Loop, CS.Loc,
-                       "passed to '" + CS.IteratedBy +
-                           "', which runs it once per element"});
+        PathStep P{PathStep::Loop, CS.Loc};
+        P.IteratedBy = CS.IteratedBy;
+        Rev.push_back(std::move(P));
       } else if (const LoopVisit *V = firstCycling(Around)) {
-        Rev.push_back(
-            {PathStep::Loop, V->Loop->Keyword, loopNote(*V, "the call")});
+        Rev.push_back(loopStep(*V, /*RunsCall=*/true));
       }
       break;
     }
@@ -624,8 +617,7 @@ SiteContext RegionModel::contextAt(unsigned Node, const Stmt *Site,
   }
   if (const CaptureSpan *S = captureAt(Node, Loc)) {
     C.Capture = true;
-    C.CapturePath = {
-        {PathStep::Capture, S->Marker, "CUDA graph capture begins here"}};
+    C.CapturePath = {{PathStep::Capture, S->Marker}};
   } else if (N.CaptureReach.Reached) {
     C.Capture = true;
     C.CapturePath = pathTo(Node, &FunctionNode::CaptureReach, PathStep::Capture,
@@ -633,7 +625,7 @@ SiteContext RegionModel::contextAt(unsigned Node, const Stmt *Site,
   }
   if (const LoopVisit *V = firstCycling(C.LocalLoops)) {
     C.Hot = true;
-    C.HotPath = {{PathStep::Loop, V->Loop->Keyword, loopNote(*V, "it")}};
+    C.HotPath = {loopStep(*V, /*RunsCall=*/false)};
   } else if (N.HotReach.Reached) {
     C.Hot = true;
     C.HotPath = pathTo(Node, &FunctionNode::HotReach, PathStep::HotRoot,

@@ -87,10 +87,18 @@ struct FunctionNode {
 };
 
 /// One step on the path from a root to a site, for notes and codeFlows.
+/// Data only: the rules word it (describePathStep in lib/Rules).
 struct PathStep {
   enum Kind { RegionRoot, HotRoot, Loop, Capture, Call } What;
   clang::SourceLocation Loc;
-  std::string Message;
+  std::string Function; ///< a root's name, or a call's callee
+  std::string Caller;   ///< a call's caller
+  std::string Why;      ///< a region root: why it is one
+  std::string Through;  ///< a call through this callable holder
+  bool LambdaDefinition = false;
+  std::string IteratedBy; ///< a loop step: the loop function running it
+  bool RunsCall = false;  ///< a loop step: the loop runs a call on the path
+  Frequency Freq;         ///< a loop step: how often it runs per iteration
 };
 
 /// Where a site runs.

@@ -61,6 +61,9 @@ std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
 // Shared by the rules (RuleSupport.cpp).
 /// "'.item()' reads 'x' on the host", "printing 'x' with '<<' ...".
 std::string actionPhrase(const TriggerSite &S);
+/// The words for one step of a path: "inside this loop, which runs it every
+/// 100th iteration", "'f' called here through 'fn', from 'g'", ...
+std::string describePathStep(const PathStep &P);
 std::vector<PathNote> toNotes(const clang::SourceManager &SM,
                               const clang::LangOptions &LO,
                               const std::vector<PathStep> &Steps);

@@ -22,13 +22,39 @@ std::string actionPhrase(const TriggerSite &S) {
   return Api;
 }
 
+std::string describePathStep(const PathStep &P) {
+  switch (P.What) {
+  case PathStep::RegionRoot:
+    return "compiled region '" + P.Function + "' begins here (" + P.Why + ")";
+  case PathStep::HotRoot:
+    return "'" + P.Function + "' is a module forward, a hot path";
+  case PathStep::Capture:
+    return "CUDA graph capture begins here";
+  case PathStep::Call:
+    if (P.LambdaDefinition)
+      return "lambda defined here, in '" + P.Caller + "'";
+    return "'" + P.Function + "' called here" +
+           (P.Through.empty() ? std::string() : " through '" + P.Through + "'") +
+           ", from '" + P.Caller + "'";
+  case PathStep::Loop:
+    if (!P.IteratedBy.empty())
+      return "passed to '" + P.IteratedBy + "', which runs it once per element";
+    return std::string("inside this loop, which runs ") +
+           (P.RunsCall ? "the call" : "it") + " " +
+           (P.Freq.OncePerLoop && !P.Freq.OnceWhy.empty()
+                ? "at most once (" + P.Freq.OnceWhy + ")"
+                : P.Freq.phrase());
+  }
+  return "";
+}
+
 std::vector<PathNote> toNotes(const clang::SourceManager &SM,
                               const clang::LangOptions &LO,
                               const std::vector<PathStep> &Steps) {
   std::vector<PathNote> Notes;
   for (const PathStep &P : Steps)
-    Notes.push_back(
-        {P.Message, makePoint(SM, LO, P.Loc), P.What == PathStep::Call});
+    Notes.push_back({describePathStep(P), makePoint(SM, LO, P.Loc),
+                     P.What == PathStep::Call});
   return Notes;
 }
 

@@ -1,6 +1,8 @@
 //===- Device.cpp - Device worker, FIFO stream and host synchronization ---===//
 
 #include "Device.h"
+
+#include <cstdio>
 #include "Internal.h"
 #include "Telemetry.h"
 
@@ -50,7 +52,13 @@ DeviceStream &DeviceStream::get() {
     auto *Stream = new DeviceStream();
     std::atexit([] {
       DeviceStream::get().shutdown();
-      Telemetry::get().flush();
+      // An exception here would terminate the program at exit; the path
+      // was checked when trace_to() was called, so say why and go on.
+      try {
+        Telemetry::get().flush();
+      } catch (const std::exception &E) {
+        std::fprintf(stderr, "seam::rt: %s\n", E.what());
+      }
     });
     return Stream;
   }();

@@ -6,7 +6,9 @@
 namespace seam::rt::detail {
 
 Recorder &Recorder::get() {
-  static Recorder *R = new Recorder();
+  // One recorder per host thread: compile() on two threads records two
+  // regions, never one interleaved graph. Leaked on purpose, as the stream.
+  static thread_local Recorder *R = new Recorder();
   return *R;
 }
 

@@ -11,6 +11,8 @@
 
 namespace seam::rt::detail {
 
+#include <mutex>
+
 namespace {
 
 class RegionCache {
@@ -23,6 +25,8 @@ public:
   std::shared_ptr<const RegionPlan> lookup(const Graph &G,
                                            const std::vector<int> &LiveOuts) {
     std::string Key = structuralKey(G, LiveOuts);
+    // Host threads may compile at once; a plan is compiled once.
+    std::lock_guard<std::mutex> Lock(M);
     auto It = Plans.find(Key);
     if (It != Plans.end()) {
       Telemetry::get().count(Counter::CacheHits);
@@ -40,6 +44,7 @@ public:
   }
 
 private:
+  std::mutex M;
   std::unordered_map<std::string, std::shared_ptr<const RegionPlan>> Plans;
 };
 

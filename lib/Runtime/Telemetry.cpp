@@ -94,6 +94,9 @@ void Telemetry::reset() {
 }
 
 void Telemetry::traceTo(const std::string &Path) {
+  // Fail now, where the caller can handle it, not at exit.
+  if (!Path.empty() && !std::ofstream(Path, std::ios::app))
+    throw Error("trace_to: cannot write '" + Path + "'");
   flush();
   std::lock_guard<std::mutex> L(M);
   TracePath = Path;

@@ -51,7 +51,9 @@ std::string shapeStr(const Shape &S) {
 int64_t numelOf(const Shape &S) {
   int64_t N = 1;
   for (int64_t D : S)
-    N *= D;
+    if (D < 0 || __builtin_mul_overflow(N, D, &N) || N > (int64_t(1) << 48))
+      fail("shape " + shapeStr(S) +
+           " has a negative size or more than 2^48 elements");
   return N;
 }
 
