@@ -222,7 +222,7 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
 } // namespace
 
 static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
-                                       llvm::StringRef Path) {
+                                                       llvm::StringRef Path) {
   json J = json::parse(Text.begin(), Text.end(), nullptr,
                        /*allow_exceptions=*/false, /*ignore_comments=*/true);
   if (J.is_discarded()) {
@@ -355,7 +355,8 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.DtypeBytes, From.DtypeBytes);
 }
 
-llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text, llvm::StringRef Path) {
+llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,
+                                       llvm::StringRef Path) {
   // nlohmann reports some bad input by exception (a number that overflows a
   // double, a value of the wrong type): one clear error, never a crash.
   try {

@@ -114,9 +114,9 @@ std::optional<double> tripOf(const LoopInfo *L, ASTContext &Ctx) {
 /// How many times a site runs, from the loops around it (innermost first)
 /// and how often it runs per iteration of each.
 struct Executions {
-  Frequency Innermost;     ///< per iteration of the innermost loop, or call
-  bool Counted = false;    ///< some guard or break changes the count
-  bool Repeats = false;    ///< runs more than once per program run
+  Frequency Innermost;  ///< per iteration of the innermost loop, or call
+  bool Counted = false; ///< some guard or break changes the count
+  bool Repeats = false; ///< runs more than once per program run
   std::optional<double> Iterations; ///< product of the loops' trip counts
   std::optional<double> Total;      ///< expected executions in all
 };
@@ -268,12 +268,10 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       else
         E.Summary = "~" + formatMicros(E.IdleMicrosPerExecution) +
                     " device idle per execution, " +
-                    (X.Innermost.OncePerLoop ? "once per loop"
-                                             : E.Frequency);
+                    (X.Innermost.OncePerLoop ? "once per loop" : E.Frequency);
       if (E.IdleMicrosTotal && E.TripCount)
         E.Summary += ", ~" + formatMicros(*E.IdleMicrosTotal) + " per " +
-                     formatCount(*E.TripCount) +
-                     " iterations";
+                     formatCount(*E.TripCount) + " iterations";
       E.Summary += " " + Tag;
       if (C.Region) {
         SummaryRow &Row = RegionRow(C);

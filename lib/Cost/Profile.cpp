@@ -13,8 +13,8 @@ static llvm::Error fail(llvm::StringRef Path, const std::string &Msg) {
                                  Path.str().c_str(), Msg.c_str());
 }
 
-static llvm::Expected<DeviceProfile> parseProfileUnchecked(llvm::StringRef Text,
-                                           llvm::StringRef Path) {
+static llvm::Expected<DeviceProfile>
+parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
   nlohmann::json J =
       nlohmann::json::parse(Text.begin(), Text.end(), nullptr, false, true);
   if (J.is_discarded() || !J.is_object())
@@ -96,7 +96,8 @@ llvm::Expected<DeviceProfile> loadProfile(llvm::StringRef NameOrPath,
   return parseProfile((*Buf)->getBuffer(), Path);
 }
 
-llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Text, llvm::StringRef Path) {
+llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Text,
+                                           llvm::StringRef Path) {
   // nlohmann reports some bad input by exception (a number that overflows a
   // double, a value of the wrong type): one clear error, never a crash.
   try {

@@ -18,8 +18,7 @@ std::optional<std::string> checkOutputPath(llvm::StringRef Path,
     if (fs::is_directory(St))
       return "cannot write output file '" + Path.str() + "': is a directory";
     if (fs::is_regular_file(St) && fs::access(Path, fs::AccessMode::Write))
-      return "cannot write output file '" + Path.str() +
-             "': permission denied";
+      return "cannot write output file '" + Path.str() + "': permission denied";
     if (!fs::is_regular_file(St))
       return std::nullopt; // a device or FIFO: written in place
   }

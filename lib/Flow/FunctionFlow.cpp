@@ -134,9 +134,8 @@ void FunctionFlow::computeLoops(ASTContext &Ctx) {
       for (const CFGBlock *B : RPO)
         if (L.contains(B) && isLoopStatement(B->getTerminatorStmt())) {
           const Stmt *S = B->getTerminatorStmt();
-          if (!L.Statement ||
-              SM.isBeforeInTranslationUnit(S->getBeginLoc(),
-                                           L.Statement->getBeginLoc()))
+          if (!L.Statement || SM.isBeforeInTranslationUnit(
+                                  S->getBeginLoc(), L.Statement->getBeginLoc()))
             L.Statement = S;
         }
     if (L.Statement) {
@@ -161,8 +160,8 @@ void FunctionFlow::computeLoops(ASTContext &Ctx) {
       continue;
     SourceRange R = L.Statement->getSourceRange();
     for (const CFGBlock *H : *Graph) {
-      const auto *Catch = H ? dyn_cast_or_null<CXXCatchStmt>(H->getLabel())
-                            : nullptr;
+      const auto *Catch =
+          H ? dyn_cast_or_null<CXXCatchStmt>(H->getLabel()) : nullptr;
       if (!Catch || FromEntry[H->getBlockID()] ||
           SM.isBeforeInTranslationUnit(Catch->getBeginLoc(), R.getBegin()) ||
           SM.isBeforeInTranslationUnit(R.getEnd(), Catch->getBeginLoc()))

@@ -11,9 +11,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 #include <nlohmann/json.hpp>
-#include "llvm/Support/raw_ostream.h"
 
 #ifndef SEAM_CLANG_RESOURCE_DIR
 #error "SEAM_CLANG_RESOURCE_DIR must name clang's resource directory"
@@ -41,9 +41,9 @@ makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
     llvm::SmallString<256> DBPath(Opts.BuildDir);
     llvm::sys::path::append(DBPath, "compile_commands.json");
     if (auto Buf = llvm::MemoryBuffer::getFile(DBPath)) {
-      nlohmann::json J = nlohmann::json::parse((*Buf)->getBuffer().begin(),
-                                               (*Buf)->getBuffer().end(),
-                                               nullptr, false);
+      nlohmann::json J =
+          nlohmann::json::parse((*Buf)->getBuffer().begin(),
+                                (*Buf)->getBuffer().end(), nullptr, false);
       if (J.is_discarded() || !J.is_array())
         return llvm::createStringError(
             llvm::inconvertibleErrorCode(),
@@ -166,8 +166,7 @@ parseFiles(const CompilationDatabase &DB, const FrontendOptions &Opts,
       continue;
     }
     if (St.getSize() > MaxSourceBytes) {
-      R.Error = "'" + File + "' is " +
-                std::to_string(St.getSize() >> 20) +
+      R.Error = "'" + File + "' is " + std::to_string(St.getSize() >> 20) +
                 " MiB; Seam analyzes source files of up to " +
                 std::to_string(MaxSourceBytes >> 20) + " MiB";
       Results.push_back(R);

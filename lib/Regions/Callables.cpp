@@ -11,7 +11,8 @@ using namespace clang;
 namespace seam {
 namespace {
 
-bool isStdCall(const CallExpr *CE, std::initializer_list<llvm::StringRef> Names) {
+bool isStdCall(const CallExpr *CE,
+               std::initializer_list<llvm::StringRef> Names) {
   const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
   return FD && FD->isInStdNamespace() && FD->getIdentifier() &&
          llvm::is_contained(Names, FD->getName());
@@ -77,8 +78,8 @@ static const ValueDecl *holderOf(const Expr *E) {
     if (const auto *ME = dyn_cast<MemberExpr>(E))
       return dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-        Op && (Op->getOperator() == OO_Subscript ||
-               Op->getOperator() == OO_Star) &&
+        Op &&
+        (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star) &&
         Op->getNumArgs() >= 1) {
       E = Op->getArg(0);
       continue;
@@ -198,8 +199,7 @@ void CallableFlow::scan(const FunctionDecl *FD) {
         const CXXMethodDecl *MD = MC->getMethodDecl();
         if (MD && MD->getIdentifier() &&
             llvm::is_contained({"push_back", "emplace_back", "push_front",
-                                "emplace_front", "insert", "emplace",
-                                "assign"},
+                                "emplace_front", "insert", "emplace", "assign"},
                                MD->getName()))
           for (const Expr *A : MC->arguments())
             Self.flowInto(holderOf(MC->getImplicitObjectArgument()), A);

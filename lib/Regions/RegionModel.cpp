@@ -94,7 +94,6 @@ public:
       OnLocal(VD);
     return true;
   }
-
 };
 
 } // namespace
@@ -487,7 +486,7 @@ bool RegionModel::contains(SourceRange R, SourceLocation L) const {
 }
 
 std::vector<LoopVisit> RegionModel::loopsAt(unsigned Node, const Stmt *Site,
-                                           SourceLocation Loc) const {
+                                            SourceLocation Loc) const {
   std::vector<LoopVisit> Out;
   const FunctionNode &N = Nodes[Node];
   if (!N.Flow || !Site)

@@ -152,8 +152,7 @@ private:
   const CaptureSpan *captureAt(unsigned Node, clang::SourceLocation L) const;
   std::vector<PathStep>
   pathTo(unsigned Node, Reach FunctionNode::*Which, PathStep::Kind RootKind,
-         unsigned &Calls,
-         std::vector<LoopVisit> *SeedLoops = nullptr) const;
+         unsigned &Calls, std::vector<LoopVisit> *SeedLoops = nullptr) const;
 
   clang::ASTContext &Ctx;
   const ApiModel &Api;

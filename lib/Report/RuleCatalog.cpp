@@ -1,4 +1,5 @@
-//===- RuleCatalog.cpp - Descriptions of Seam's rules, for the reporters ---===//
+//===- RuleCatalog.cpp - Descriptions of Seam's rules, for the reporters
+//---===//
 #include "Report/Reporters.h"
 
 namespace seam {

@@ -91,10 +91,7 @@ void writeSummary(llvm::raw_ostream &OS, const Report &R) {
        << pad(Name, 32) << pad(Region ? std::to_string(Row.Pieces) : "-", 6)
        << pad(Region ? Launches : "-", 9) << pad(std::to_string(Row.Syncs), 5)
        << pad(formatMicros(Row.MicrosPerExecution), 10)
-       << pad(Row.TripCount
-                  ? formatCount(*Row.TripCount)
-                  : "?",
-              7)
+       << pad(Row.TripCount ? formatCount(*Row.TripCount) : "?", 7)
        << (Row.MicrosTotal ? formatMicros(*Row.MicrosTotal) : "-") << "\n";
     OS << "       at " << Row.Where.File << ":" << Row.Where.Line << ":"
        << Row.Where.Column << "\n";

@@ -39,9 +39,9 @@ bool ResidencyWalker::isContainer(QualType T) const {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       T->getAsCXXRecordDecl());
   return Spec && Spec->isInStdNamespace() && Spec->getIdentifier() &&
-         llvm::is_contained({"vector", "deque", "list", "array", "pair",
-                             "tuple"},
-                            Spec->getName()) &&
+         llvm::is_contained(
+             {"vector", "deque", "list", "array", "pair", "tuple"},
+             Spec->getName()) &&
          Api.mentionsTensor(T);
 }
 
@@ -83,7 +83,6 @@ Residency ResidencyWalker::moduleResidency(const Expr *Obj) const {
       return It->second.Where;
   return Residency::Unknown; // members, globals, parameters
 }
-
 
 AbsValue ResidencyWalker::evalDecl(const ValueDecl *D) const {
   AbsValue Unknown{Residency::Unknown, false};
@@ -141,7 +140,8 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
     if (moduleVar(ME->getBase())) // net->weight
       return {moduleResidency(ME->getBase()), false};
     if (const auto *Base = dyn_cast<DeclRefExpr>(strip(ME->getBase()));
-        Base && isContainer(Base->getType()) && isa<FieldDecl>(ME->getMemberDecl()))
+        Base && isContainer(Base->getType()) &&
+        isa<FieldDecl>(ME->getMemberDecl()))
       if (const auto *VD = dyn_cast<VarDecl>(Base->getDecl());
           VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD))
         return {evalDecl(VD).Where, false}; // b.first of a local pair
@@ -438,4 +438,3 @@ AbsValue ResidencyWalker::evalCall(const CallExpr *CE) const {
 }
 
 } // namespace seam
-

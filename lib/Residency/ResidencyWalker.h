@@ -116,8 +116,7 @@ public:
 
 private:
   // FlowAnalysis.cpp
-  bool solve(const FunctionFlow &F,
-             std::vector<std::optional<VarState>> &In);
+  bool solve(const FunctionFlow &F, std::vector<std::optional<VarState>> &In);
   void transferBlock(const clang::CFGBlock &B);
   // Transfer.cpp: the table and its handlers.
   struct TransferRule {

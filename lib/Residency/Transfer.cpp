@@ -55,8 +55,7 @@ void ResidencyWalker::onLambda(const Stmt *S) {
     return;
   }
   VarState J = joinStates(It->second, Cur);
-  if (J.size() != It->second.size() ||
-      llvm::any_of(J, [&](const auto &KV) {
+  if (J.size() != It->second.size() || llvm::any_of(J, [&](const auto &KV) {
         return It->second.lookup(KV.first) != KV.second;
       })) {
     It->second = std::move(J);
@@ -150,8 +149,8 @@ void ResidencyWalker::trackOutParams(const CallExpr *CE) {
   // Accessors that take a reference only to hand back a part of it.
   if (FD->isInStdNamespace() && FD->getIdentifier() &&
       llvm::is_contained({"get", "begin", "end", "rbegin", "rend", "size",
-                          "data", "tie", "ref", "cref", "addressof",
-                          "as_const", "forward_as_tuple"},
+                          "data", "tie", "ref", "cref", "addressof", "as_const",
+                          "forward_as_tuple"},
                          FD->getName()))
     return;
   unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD);
@@ -203,7 +202,6 @@ void ResidencyWalker::trackModuleMove(const CXXMemberCallExpr *MC) {
       Cur[VD] = {Dev, false};
 }
 
-
 void ResidencyWalker::declare(const VarDecl *VD) {
   if (!VD)
     return;
@@ -225,7 +223,6 @@ void ResidencyWalker::declare(const VarDecl *VD) {
   Cur[VD] = VD->getInit() ? eval(VD->getInit()) : AbsValue{};
 }
 
-
 void ResidencyWalker::assign(const Expr *LHS, AbsValue V, bool Compound) {
   const auto *DRE = dyn_cast<DeclRefExpr>(strip(LHS));
   if (!DRE)
@@ -237,6 +234,5 @@ void ResidencyWalker::assign(const Expr *LHS, AbsValue V, bool Compound) {
     V = evalDecl(VD).joined(V);
   Cur[VD] = V;
 }
-
 
 } // namespace seam

@@ -5,9 +5,9 @@
 namespace seam {
 
 // One line per rule, defined in lib/Rules/<rule id>.cpp.
-const Rule &graphBreakRule();   // seam-graph-break.cpp
-const Rule &hostSyncRule();     // seam-host-sync.cpp
-const Rule &captureSyncRule();  // seam-capture-sync.cpp
+const Rule &graphBreakRule();  // seam-graph-break.cpp
+const Rule &hostSyncRule();    // seam-host-sync.cpp
+const Rule &captureSyncRule(); // seam-capture-sync.cpp
 
 llvm::ArrayRef<const Rule *> ruleRegistry() {
   static const Rule *const Rules[] = {&graphBreakRule(), &hostSyncRule(),

@@ -34,7 +34,8 @@ std::string describePathStep(const PathStep &P) {
     if (P.LambdaDefinition)
       return "lambda defined here, in '" + P.Caller + "'";
     return "'" + P.Function + "' called here" +
-           (P.Through.empty() ? std::string() : " through '" + P.Through + "'") +
+           (P.Through.empty() ? std::string()
+                              : " through '" + P.Through + "'") +
            ", from '" + P.Caller + "'";
   case PathStep::Loop:
     if (!P.IteratedBy.empty())

@@ -16,7 +16,8 @@ class CaptureSyncRule : public Rule {
 public:
   const RuleInfo &info() const override {
     static const RuleInfo Info = {
-        "seam-capture-sync", "CaptureSync",
+        "seam-capture-sync",
+        "CaptureSync",
         "A synchronization inside a CUDA graph capture span fails the "
         "capture.",
         "Between capture_begin() and capture_end() every kernel is recorded, "

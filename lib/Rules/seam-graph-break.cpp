@@ -14,7 +14,8 @@ class GraphBreakRule : public Rule {
 public:
   const RuleInfo &info() const override {
     static const RuleInfo Info = {
-        "seam-graph-break", "GraphBreak",
+        "seam-graph-break",
+        "GraphBreak",
         "A host-value request inside a compiled region cuts the region in "
         "two.",
         "A compiled region is captured as one graph. A request for a host "

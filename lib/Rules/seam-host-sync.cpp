@@ -36,7 +36,8 @@ class HostSyncRule : public Rule {
 public:
   const RuleInfo &info() const override {
     static const RuleInfo Info = {
-        "seam-host-sync", "HostSync",
+        "seam-host-sync",
+        "HostSync",
         "A device value is forced to the host on a hot path.",
         "Reading a device tensor's value on the host (item(), cpu(), "
         "printing, data-dependent shapes, explicit synchronize) blocks the "

@@ -2,9 +2,9 @@
 
 #include "Device.h"
 
-#include <cstdio>
 #include "Internal.h"
 #include "Telemetry.h"
+#include <cstdio>
 
 #include <cstdlib>
 
@@ -184,11 +184,11 @@ void DeviceStream::synchronize(bool CountAsSync) {
   if (!Finished()) {
     if (Target - Done.load(std::memory_order_acquire) > 1) {
       std::unique_lock<std::mutex> L(M);
-      HostWaiting = true;
+      ++HostWaiting;
       DoneCV.wait(L, [&] {
         return Done.load(std::memory_order_acquire) + 1 >= Target || Stopped;
       });
-      HostWaiting = false;
+      --HostWaiting;
     }
     auto Start = Clock::now();
     for (auto Now = Start; !Finished() && Now < Start + HostPoll;
@@ -200,9 +200,9 @@ void DeviceStream::synchronize(bool CountAsSync) {
     }
     if (!Finished()) {
       std::unique_lock<std::mutex> L(M);
-      HostWaiting = true;
+      ++HostWaiting;
       DoneCV.wait(L, [&] { return Finished() || Stopped; });
-      HostWaiting = false;
+      --HostWaiting;
     }
   }
   auto End = Clock::now();

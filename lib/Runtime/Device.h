@@ -62,7 +62,9 @@ private:
   std::deque<Task> Queue;
   bool Stopped = false;
   bool WorkerSleeping = false;
-  bool HostWaiting = false;
+  /// Host threads blocked in synchronize(); a count, not a flag: with two
+  /// host threads, one waking must not hide the other from the worker.
+  unsigned HostWaiting = 0;
   std::exception_ptr Failure;
   uint64_t Submitted = 0; // Host-only.
   std::atomic<uint64_t> Done{0};

@@ -7,9 +7,9 @@ namespace seam::rt::detail {
 
 Recorder &Recorder::get() {
   // One recorder per host thread: compile() on two threads records two
-  // regions, never one interleaved graph. Leaked on purpose, as the stream.
-  static thread_local Recorder *R = new Recorder();
-  return *R;
+  // regions, never one interleaved graph.
+  static thread_local Recorder R;
+  return R;
 }
 
 void Recorder::end() {

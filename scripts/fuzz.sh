@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang-19 and runs each for a bounded
+# time (SECONDS_PER_TARGET, default 20) over its seed corpus in fuzz/corpus/.
+# Part of CI. New interesting inputs go to a scratch directory, not the
+# repository; a crash stops the run and leaves its input in build-fuzz/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+SECS=${SECONDS_PER_TARGET:-20}
+CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEAM_BUILD_TESTS=OFF -DSEAM_FUZZ=ON \
+  -DSEAM_SANITIZE=fuzzer-no-link,address,undefined
+cmake --build build-fuzz --target seam_fuzz_RulePack seam_fuzz_Profile \
+  seam_fuzz_Config seam_fuzz_Regions
+export ASAN_OPTIONS=detect_leaks=1
+for T in RulePack:rulepack Profile:profile Config:config Regions:regions; do
+  NAME=${T%%:*}; SEEDS=fuzz/corpus/${T##*:}
+  WORK=build-fuzz/work-$NAME; mkdir -p "$WORK"
+  echo "fuzz: $NAME for ${SECS}s"
+  (cd build-fuzz && ./bin/seam_fuzz_$NAME -max_total_time="$SECS" \
+     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+     "../$WORK" "../$SEEDS")
+done
