@@ -12,8 +12,14 @@ namespace seam {
 static llvm::Error configError(llvm::StringRef Path, llvm::SourceMgr &SM,
                                llvm::yaml::Node *N, const std::string &Msg) {
   unsigned Line = 0;
-  if (N)
-    Line = SM.getLineAndColumn(N->getSourceRange().Start).first;
+  // A node the parser made up while recovering may point nowhere (found by
+  // fuzz/FuzzConfig.cpp): only a location inside the buffer has a line.
+  const char *P = N ? N->getSourceRange().Start.getPointer() : nullptr;
+  if (P && SM.getNumBuffers() > 0) {
+    llvm::StringRef Buf = SM.getMemoryBuffer(1)->getBuffer();
+    if (P >= Buf.begin() && P <= Buf.end())
+      Line = SM.getLineAndColumn(N->getSourceRange().Start).first;
+  }
   return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s:%u: %s",
                                  Path.str().c_str(), Line, Msg.c_str());
 }
