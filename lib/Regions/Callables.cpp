@@ -1,6 +1,8 @@
 //===- Callables.cpp - Flow of callables through holders in one TU --------===//
 #include "Regions/Callables.h"
 
+#include "ApiModel/ApiModel.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -18,25 +20,16 @@ bool isStdCall(const CallExpr *CE,
          llvm::is_contained(Names, FD->getName());
 }
 
-/// Looks through the wrappers a callable travels in: casts, temporaries,
-/// std::function's converting constructor, std::move and std::ref.
+/// Looks through the wrappers a callable travels in: what stripValue()
+/// removes (casts, temporaries, std::function's converting constructor),
+/// and std::move, std::forward, std::ref and std::cref.
 const Expr *peel(const Expr *E) {
   for (unsigned Guard = 0; E && Guard < 64; ++Guard) {
-    const Expr *N = E->IgnoreParenImpCasts();
-    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(N))
-      N = MT->getSubExpr();
-    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(N))
-      N = BT->getSubExpr();
-    if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(N))
-      N = FC->getSubExpr();
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(N);
-        CE && CE->getNumArgs() >= 1 && !isa<CXXDefaultArgExpr>(CE->getArg(0)))
-      N = CE->getArg(0);
-    if (const auto *Call = dyn_cast<CallExpr>(N);
+    const Expr *N = stripValue(E, /*Copies=*/true);
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(N);
         Call && Call->getNumArgs() == 1 &&
         isStdCall(Call, {"move", "forward", "ref", "cref"}))
       N = Call->getArg(0);
-    N = N->IgnoreParenImpCasts();
     if (N == E)
       return E;
     E = N;
