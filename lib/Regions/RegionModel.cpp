@@ -457,8 +457,7 @@ void RegionModel::propagate() {
       const CallSite &CS = Nodes[I].Calls[C];
       FunctionNode &Callee = Nodes[CS.Callee];
       if (!Callee.HotReach.Reached &&
-          (firstCycling(loopsAt(I, CS.Site, CS.Loc)) ||
-           !CS.IteratedBy.empty())) {
+          (inAnyLoop(I, CS.Site, CS.Loc) || !CS.IteratedBy.empty())) {
         Callee.HotReach = {true, static_cast<int>(I), static_cast<int>(C), -1};
         Hot.push_back(CS.Callee);
       }
@@ -483,6 +482,24 @@ bool RegionModel::contains(SourceRange R, SourceLocation L) const {
     return false;
   return !SM.isBeforeInTranslationUnit(X, B) &&
          !SM.isBeforeInTranslationUnit(E, X);
+}
+
+bool RegionModel::inAnyLoop(unsigned Node, const Stmt *Site,
+                            SourceLocation Loc) const {
+  // As loopsAt(), without counting guards: seeding hot paths asks this for
+  // every call of the TU.
+  const FunctionNode &N = Nodes[Node];
+  const CFGBlock *B = N.Flow && Site ? N.Flow->blockOf(Site) : nullptr;
+  if (B && !N.Flow->reachable(B))
+    return false;
+  if (B && !N.Flow->loopsAt(B).empty())
+    return true;
+  for (const LoopInfo &L : N.Loops) {
+    const Stmt *Body = B ? loopBody(L.S) : L.S;
+    if (Body && contains(Body->getSourceRange(), Loc))
+      return true;
+  }
+  return false;
 }
 
 std::vector<LoopVisit> RegionModel::loopsAt(unsigned Node, const Stmt *Site,

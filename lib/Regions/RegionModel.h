@@ -139,6 +139,9 @@ public:
   /// often it runs per iteration of each.
   std::vector<LoopVisit> loopsAt(unsigned Node, const clang::Stmt *Site,
                                  clang::SourceLocation Loc) const;
+  /// Whether loopsAt() would find any loop (cheaper: no guards counted).
+  bool inAnyLoop(unsigned Node, const clang::Stmt *Site,
+                 clang::SourceLocation Loc) const;
 
 private:
   void collect();
