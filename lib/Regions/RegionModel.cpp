@@ -98,13 +98,6 @@ public:
 
 } // namespace
 
-/// The innermost loop around a site, if any. A site that runs once per
-/// loop (under `i == 0`, or followed by `break`) is still in it: its cost is
-/// counted, once.
-static const LoopVisit *firstCycling(const std::vector<LoopVisit> &Loops) {
-  return Loops.empty() ? nullptr : &Loops.front();
-}
-
 /// The body of a loop statement: what runs per iteration, unlike a
 /// for-init or a range-for's range expression.
 static const Stmt *loopBody(const Stmt *S) {
@@ -607,8 +600,9 @@ RegionModel::pathTo(unsigned Node, Reach FunctionNode::*Which,
         PathStep P{PathStep::Loop, CS.Loc};
         P.IteratedBy = CS.IteratedBy;
         Rev.push_back(std::move(P));
-      } else if (const LoopVisit *V = firstCycling(Around)) {
-        Rev.push_back(loopStep(*V, /*RunsCall=*/true));
+      } else if (!Around.empty()) {
+        // The innermost loop; one that runs it once still counts, once.
+        Rev.push_back(loopStep(Around.front(), /*RunsCall=*/true));
       }
       break;
     }
@@ -639,9 +633,9 @@ SiteContext RegionModel::contextAt(unsigned Node, const Stmt *Site,
     C.CapturePath = pathTo(Node, &FunctionNode::CaptureReach, PathStep::Capture,
                            C.CaptureCalls);
   }
-  if (const LoopVisit *V = firstCycling(C.LocalLoops)) {
+  if (!C.LocalLoops.empty()) {
     C.Hot = true;
-    C.HotPath = {loopStep(*V, /*RunsCall=*/false)};
+    C.HotPath = {loopStep(C.LocalLoops.front(), /*RunsCall=*/false)};
   } else if (N.HotReach.Reached) {
     C.Hot = true;
     C.HotPath = pathTo(Node, &FunctionNode::HotReach, PathStep::HotRoot,
