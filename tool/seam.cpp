@@ -1,9 +1,11 @@
 //===- seam.cpp - Seam's command line: a thin shell over the library ------===//
 #include "Driver/Calibrate.h"
 #include "Driver/CheckCommand.h"
+#include "Driver/Merge.h"
 #include "Driver/Validate.h"
 #include "Report/Reporters.h"
 
+#include "llvm/ADT/StringRef.h"
 #include <CLI/CLI.hpp>
 #include <cstring>
 #include <iostream>
@@ -13,17 +15,53 @@ using namespace seam;
 namespace {
 
 const char *const CheckFooter = R"(
-Exit status: 0 no results at or above --fail-on, 1 results, 2 a usage,
-configuration or input error (missing file, file that does not compile,
-malformed rule pack, profile, .seam.yaml or compile database).
+Exit status: 0 no results at or above --fail-on, 1 results (or a warning
+made an error by --warnings-as-errors), 2 a usage, configuration or input
+error (missing file, file that does not compile, malformed rule pack,
+profile, .seam.yaml, baseline or compile database).
 
-Configuration: the nearest .seam.yaml above each file (keys 'regions' and
-'shapes') adds to --region and --shape; see docs/cli.md.
+Files: with -p and no files, every file of the compile database, each once.
+A name that is not a file is a regex searched in the database's file names,
+as run-clang-tidy takes them. Options also take clang-tidy's single-dash
+spelling (-checks=..., -header-filter=...).
+
+Configuration: the nearest .seam.yaml above each file (Checks,
+WarningsAsErrors, HeaderFilterRegex, Regions, Shapes, Profile, Rules,
+InheritParentConfig), as clang-tidy reads .clang-tidy; see docs/cli.md.
 
 Examples:
-  seam check -p build src/train.cpp
+  seam check -p build                      # the whole database, -j cores
+  seam check -p build 'src/.*' --checks=-*,seam-host-sync
   seam check model.cpp -- -std=c++17 -isystem /usr/include/torch/csrc/api/include
-  seam check --format sarif -o seam.sarif -p build $(git ls-files '*.cpp'))";
+  seam check -p build --format sarif -o seam.sarif --sarif-category seam
+  seam check -p build --write-baseline seam-baseline.json   # adopt
+  seam check -p build --baseline seam-baseline.json         # only new results
+  cmake -DCMAKE_CXX_CLANG_TIDY="seam;check;--fail-on=none" ...)";
+
+/// clang-tidy's options are spelled with one dash (-checks=...); CLI11
+/// wants two for a long name.
+const char *const TidyLongOptions[] = {
+    "checks", "warnings-as-errors", "header-filter", "exclude-header-filter",
+    "line-filter", "extra-arg", "extra-arg-before", "quiet", "config-file",
+    "dump-config", "list-checks", "fix", "export-fixes", "use-color",
+    "system-headers"};
+
+std::string tidySpelling(const std::string &Arg) {
+  if (Arg.size() < 3 || Arg[0] != '-' || Arg[1] == '-')
+    return Arg;
+  llvm::StringRef Name = llvm::StringRef(Arg).drop_front().split('=').first;
+  for (const char *Long : TidyLongOptions)
+    if (Name == Long)
+      return "-" + Arg;
+  return Arg;
+}
+
+std::string knownRules() {
+  std::string Out;
+  for (const RuleInfo &R : ruleCatalog())
+    Out += (Out.empty() ? "" : ", ") + R.Id;
+  return Out;
+}
 
 int usageError(const std::string &Msg, const std::string &Cmd) {
   std::cerr << "seam: error: " << Msg << " (see 'seam " << Cmd << "--help')\n";
@@ -41,7 +79,10 @@ int main(int Argc, char **Argv) {
       SawDashDash = true;
       continue;
     }
-    (SawDashDash ? Extra : Args).push_back(Argv[I]);
+    if (SawDashDash)
+      Extra.push_back(Argv[I]);
+    else
+      Args.push_back(tidySpelling(Argv[I]));
   }
 
   CLI::App App{"Seam finds graph breaks and host syncs in C++ tensor code "
@@ -59,7 +100,9 @@ int main(int Argc, char **Argv) {
                "syncs. Usage: seam check [options] <file>... [-- <compiler "
                "flags>]");
   Check->footer(CheckFooter);
-  Check->add_option("files", Opts.Files, "Source files to analyze")->required();
+  Check->add_option("files", Opts.Files,
+                    "Source files to analyze, or regexes over the compile "
+                    "database's files (with -p; none = all of them)");
   Check->add_option("-p,--build-dir", Opts.Frontend.BuildDir,
                     "Directory holding compile_commands.json (as for "
                     "clang-tidy). Without -p or '--' flags, -std=c++17 is "
@@ -100,7 +143,7 @@ int main(int Argc, char **Argv) {
                    "never. Default: auto")
       ->check(CLI::IsMember({"auto", "always", "never"}));
 
-  Check->add_option("--profile", Opts.Profile,
+  CLI::Option *ProfileOpt = Check->add_option("--profile", Opts.Profile,
                     "Device profile for cost estimates: a bundled name (h100, "
                     "h200, a100, l4, seamrt-local) or a JSON file "
                     "(docs/cost-model.md). Default: h100");
@@ -112,18 +155,95 @@ int main(int Argc, char **Argv) {
                   "After the results, print a table of compiled regions and "
                   "hot loops ranked by estimated cost (text format)");
 
+  // clang-tidy's options, with its meaning.
+  std::string Checks, WAE, HeaderFilter, ExcludeHeaderFilter;
+  CLI::Option *ChecksOpt = Check->add_option(
+      "--checks", Checks,
+      "Comma-separated check globs, as clang-tidy's: '-*,seam-host-sync'. "
+      "Appended to .seam.yaml's Checks; the default is 'seam-*'");
+  CLI::Option *WAEOpt = Check->add_option(
+      "--warnings-as-errors", WAE,
+      "Check globs whose warnings become errors (exit status 1 even with "
+      "--fail-on=none). Appended to .seam.yaml's WarningsAsErrors");
+  CLI::Option *HeaderOpt = Check->add_option(
+      "--header-filter", HeaderFilter,
+      "Regex: report results in headers only when their path matches. "
+      "Default: every non-system header ('.*'); '' reports main files only");
+  CLI::Option *ExcludeOpt = Check->add_option(
+      "--exclude-header-filter", ExcludeHeaderFilter,
+      "Regex: never report results in headers whose path matches");
+  Check->add_option("--line-filter", Opts.LineFilterJson,
+                    "Report only results on these lines, as clang-tidy's "
+                    "JSON: '[{\"name\":\"a.cpp\",\"lines\":[[1,3]]}]'");
+  Check->add_option("--extra-arg", Opts.Frontend.ArgsAfter,
+                    "Add this argument to the end of each compile command. "
+                    "Repeatable");
+  Check->add_option("--extra-arg-before", Opts.Frontend.ArgsBefore,
+                    "Add this argument to the start of each compile command "
+                    "(e.g. --driver-mode=g++, as CMake passes it). Repeatable");
+  Check->add_option("--config-file", Opts.ConfigFile,
+                    "Read this configuration file for every source file "
+                    "instead of the nearest .seam.yaml");
+  Check->add_flag("--dump-config", Opts.DumpConfig,
+                  "Print the effective configuration for the first file (or "
+                  "the working directory) as YAML and exit");
+  Check->add_flag("--list-checks", Opts.ListChecks,
+                  "List the checks --checks and .seam.yaml enable, and exit");
+  Check->add_flag("--quiet", Opts.Quiet,
+                  "No progress lines and no notes about guessed flags on "
+                  "stderr");
+  Check->add_option("-j,--jobs", Opts.Jobs,
+                    "Translation units analyzed in parallel. Default: the "
+                    "number of cores. Output is the same whatever -j")
+      ->check(CLI::Range(1u, 1024u));
+  Check->add_option("--shard", Opts.Shard,
+                    "Analyze only shard I of N (I/N, 1-based) of the files, "
+                    "split by a stable hash of their paths; join the SARIF "
+                    "of the shards with 'seam merge'");
+  Check->add_option("--baseline", Opts.BaselinePath,
+                    "Report only results that this baseline file (from "
+                    "--write-baseline) does not list; see docs/ci.md");
+  Check->add_option("--write-baseline", Opts.WriteBaselinePath,
+                    "Record this run's results as a baseline file (exit "
+                    "status 0 unless an input failed)");
+  Check->add_option("--sarif-category", Opts.SarifCategory,
+                    "SARIF run.automationDetails.id, as GitHub code "
+                    "scanning's upload-sarif 'category'");
+  Check->add_option("--sarif-root", Opts.SarifRoot,
+                    "Directory that SARIF URIs are relative to (%SRCROOT%) "
+                    "and baselines and shards use. Default: the git top "
+                    "level above the working directory");
+
+  // A repeatable option takes one value each time, so that a file after it
+  // stays a file.
+  for (CLI::Option *O : Check->get_options())
+    if (!O->get_positional())
+      O->allow_extra_args(false);
+
   std::string RuleId;
   CLI::App *Explain = App.add_subcommand(
       "explain", "Describe a rule: what it finds, why it costs, how to fix");
   Explain->add_option("rule", RuleId, "Rule id, e.g. seam-host-sync")
       ->required();
 
+  MergeOptions Merge;
+  CLI::App *MergeCmd = App.add_subcommand(
+      "merge", "Join the SARIF files of 'seam check --shard' runs into one, "
+               "dropping results that several shards found in a header");
+  MergeCmd->add_option("files", Merge.Inputs, "SARIF files to join")
+      ->required();
+  MergeCmd->add_option("-o,--output", Merge.OutputPath,
+                       "Write the joined SARIF here instead of stdout");
+  MergeCmd->add_option("--sarif-category", Merge.SarifCategory,
+                       "Set run.automationDetails.id of the joined run");
+
   if (!Args.empty() && Args[0][0] != '-' && Args[0] != "check" &&
-      Args[0] != "explain" && Args[0] != "calibrate" && Args[0] != "validate")
-    return usageError(
-        "unknown command '" + Args[0] +
-            "' (expected 'check', 'explain', 'calibrate' or 'validate')",
-        "");
+      Args[0] != "explain" && Args[0] != "calibrate" &&
+      Args[0] != "validate" && Args[0] != "merge")
+    return usageError("unknown command '" + Args[0] +
+                          "' (expected 'check', 'explain', 'calibrate', "
+                          "'validate' or 'merge')",
+                      "");
   CalibrateOptions Calib;
   CLI::App *Calibrate = App.add_subcommand(
       "calibrate", "Measure the cost model's parameters on seam::rt's "
@@ -177,12 +297,15 @@ int main(int Argc, char **Argv) {
                       : Explain->parsed()   ? "explain "
                       : Calibrate->parsed() ? "calibrate "
                       : Validate->parsed()  ? "validate "
+                      : MergeCmd->parsed()  ? "merge "
                                             : "";
     return usageError(E.what(), Cmd);
   }
 
   if (Calibrate->parsed())
     return runCalibrate(Calib);
+  if (MergeCmd->parsed())
+    return runMerge(Merge);
   if (Validate->parsed()) {
     Valid.Check.Files = {ValidSource};
     Valid.Check.Profile = ValidProfile;
@@ -193,12 +316,15 @@ int main(int Argc, char **Argv) {
     const RuleInfo *R = findRule(RuleId);
     if (!R)
       return usageError("unknown rule '" + RuleId +
-                            "' (known: seam-graph-break, seam-host-sync, "
-                            "seam-capture-sync)",
+                            "' (known: " + knownRules() + ")",
                         "explain ");
     std::cout << R->Id << " (default: " << levelName(R->DefaultLevel) << ")\n\n"
               << R->ShortDescription << "\n\n"
               << R->FullDescription << "\n\nHow to fix: " << R->Help << "\n";
+    if (!R->Example.empty())
+      std::cout << "\n" << R->Example << "\n";
+    std::cout << "\nDocs: docs/rules/" << R->Id << ".md (" << ruleDocUri(R->Id)
+              << ")\n";
     return 0;
   }
 
@@ -216,6 +342,15 @@ int main(int Argc, char **Argv) {
     return usageError("-o needs a file name (leave it out to write to "
                       "standard output)",
                       "check ");
+  if (ChecksOpt->count())
+    Opts.Checks = Checks;
+  if (WAEOpt->count())
+    Opts.WarningsAsErrors = WAE;
+  if (HeaderOpt->count())
+    Opts.HeaderFilter = HeaderFilter;
+  if (ExcludeOpt->count())
+    Opts.ExcludeHeaderFilter = ExcludeHeaderFilter;
+  Opts.ProfileGiven = ProfileOpt->count() > 0;
   if (!Opts.DefaultRules && Opts.RulePacks.empty())
     return usageError("--no-default-rules leaves no rule pack: give one with "
                       "--rules",

@@ -85,6 +85,17 @@ public:
   /// Element size of a dtype named in code or in a --shape hint.
   std::optional<double> dtypeBytes(llvm::StringRef Name) const;
 
+  /// Drops the per-declaration caches; called before each new AST, whose
+  /// declarations may reuse a freed one's address. An ApiModel is used by one
+  /// thread at a time.
+  void forgetAST() const {
+    TensorCache.clear();
+    DeviceCache.clear();
+    HostCache.clear();
+    ModuleCache.clear();
+    HolderCache.clear();
+  }
+
 private:
   bool recordMatches(
       const clang::CXXRecordDecl *RD, const llvm::StringSet<> &Names,

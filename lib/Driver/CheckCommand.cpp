@@ -1,17 +1,31 @@
 //===- CheckCommand.cpp - The `seam check` pipeline -----------------------===//
+//
+// Configuration is read and checked on the main thread; each translation
+// unit is then parsed and analyzed on a worker of an llvm::ThreadPool with
+// its own AST and its own ApiModel; results are filtered, fingerprinted and
+// handed on in the order of the files, so that output does not depend on -j.
+//
+//===----------------------------------------------------------------------===//
 #include "Driver/CheckCommand.h"
 
 #include "ApiModel/ApiModel.h"
+#include "Driver/Baseline.h"
 #include "Driver/Config.h"
 #include "Driver/Output.h"
+#include "Driver/Selection.h"
 #include "Pipeline/TranslationUnit.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <mutex>
+#include <set>
 
 namespace seam {
 
@@ -34,12 +48,84 @@ std::string findRulesDir(const char *Argv0) {
 #endif
 }
 
+std::string projectRoot(const std::string &SarifRoot) {
+  llvm::SmallString<256> Dir;
+  if (!SarifRoot.empty()) {
+    Dir = SarifRoot;
+    llvm::sys::fs::make_absolute(Dir);
+    llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+    return std::string(Dir);
+  }
+  if (llvm::sys::fs::current_path(Dir))
+    return "";
+  for (llvm::StringRef D = Dir; !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    llvm::SmallString<256> Git(D);
+    llvm::sys::path::append(Git, ".git");
+    if (llvm::sys::fs::exists(Git))
+      return D.str();
+  }
+  return std::string(Dir);
+}
+
 static void errorLine(const std::string &Msg) {
   llvm::errs() << "seam: error: " << Msg << "\n";
 }
 
+static std::string absolute(llvm::StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+namespace {
+
+/// Everything one translation unit needs, fixed before the workers start.
+struct Job {
+  std::string File;
+  std::vector<clang::tooling::CompileCommand> Commands;
+  const RulePack *Pack = nullptr;
+  CostOptions Cost;
+  AnalysisOptions Analysis;
+  ResultFilter Filter;
+  std::optional<std::string> Error; ///< not parsed: this says why
+};
+
+struct Outcome {
+  ParseResult Parse;
+  TUAnalysis Analysis;
+  bool Done = false;
+};
+
+/// Merged rule packs, one per distinct list of pack paths.
+class PackCache {
+public:
+  llvm::Expected<const RulePack *> get(const std::vector<std::string> &Paths) {
+    std::string Key = llvm::join(Paths, "\n");
+    if (auto It = Cache.find(Key); It != Cache.end())
+      return &It->second;
+    RulePack Merged;
+    for (const std::string &Path : Paths) {
+      llvm::Expected<RulePack> P = loadRulePack(Path);
+      if (!P)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "invalid rule pack: " +
+                                           llvm::toString(P.takeError()));
+      mergeRulePack(Merged, *P);
+    }
+    return &(Cache[Key] = std::move(Merged));
+  }
+
+private:
+  std::map<std::string, RulePack> Cache;
+};
+
+} // namespace
+
 int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
-            const std::function<bool()> &BeforeParse) {
+            const std::function<bool()> &BeforeParse,
+            const std::function<void(llvm::ArrayRef<Finding>)> &OnFile) {
   InputError = false;
   auto Fail = [&](const std::string &Input, const std::string &Msg) {
     errorLine(Msg);
@@ -47,78 +133,104 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     InputError = true;
   };
 
-  // Rule packs: configuration errors stop the run before any parsing.
-  RulePack Merged;
-  std::vector<std::string> PackPaths;
+  // What the command line sets for every file; errors here stop the run
+  // before any parsing.
+  std::vector<std::string> BasePacks;
   if (Opts.DefaultRules)
     for (const char *Name : DefaultPacks) {
       llvm::SmallString<256> P(Opts.RulesDir);
       llvm::sys::path::append(P, Name);
-      PackPaths.push_back(std::string(P));
+      BasePacks.push_back(std::string(P));
     }
-  PackPaths.insert(PackPaths.end(), Opts.RulePacks.begin(),
+  BasePacks.insert(BasePacks.end(), Opts.RulePacks.begin(),
                    Opts.RulePacks.end());
-  for (const std::string &Path : PackPaths) {
-    llvm::Expected<RulePack> P = loadRulePack(Path);
-    if (!P) {
-      errorLine("invalid rule pack: " + llvm::toString(P.takeError()));
-      return 2;
-    }
-    mergeRulePack(Merged, *P);
-    R.RulePacks.push_back(Path);
+  PackCache Packs;
+  llvm::Expected<const RulePack *> Base = Packs.get(BasePacks);
+  if (!Base) {
+    errorLine(llvm::toString(Base.takeError()));
+    return 2;
   }
+  R.RulePacks = BasePacks;
   for (const std::string &G : Opts.Analysis.Regions.RegionGlobs)
     if (auto E = llvm::GlobPattern::create(G); !E) {
       errorLine("invalid --region pattern '" + G +
                 "': " + llvm::toString(E.takeError()));
       return 2;
     }
-  ApiModel Api(std::move(Merged));
-
-  CostOptions Cost;
-  {
-    llvm::SmallString<256> ProfilesDir(Opts.RulesDir);
-    llvm::sys::path::append(ProfilesDir, "profiles");
-    llvm::Expected<DeviceProfile> P = loadProfile(Opts.Profile, ProfilesDir);
+  llvm::SmallString<256> ProfilesDir(Opts.RulesDir);
+  llvm::sys::path::append(ProfilesDir, "profiles");
+  std::map<std::string, DeviceProfile> Profiles;
+  auto ProfileFor = [&](const std::string &Name,
+                        std::string &Err) -> const DeviceProfile * {
+    if (auto It = Profiles.find(Name); It != Profiles.end())
+      return &It->second;
+    llvm::Expected<DeviceProfile> P = loadProfile(Name, ProfilesDir);
     if (!P) {
-      errorLine("invalid profile: " + llvm::toString(P.takeError()));
+      Err = "invalid profile: " + llvm::toString(P.takeError());
+      return nullptr;
+    }
+    return &(Profiles[Name] = std::move(*P));
+  };
+  {
+    std::string Err;
+    if (!ProfileFor(Opts.Profile, Err)) {
+      errorLine(Err);
       return 2;
     }
-    Cost.Profile = std::move(*P);
   }
-  for (const std::string &S : Opts.Shapes)
-    if (auto Err = parseShapeHint(S, Api, Cost.Hints)) {
-      errorLine("invalid --shape '" + S + "': " + *Err);
+  ShapeHints CmdHints;
+  {
+    ApiModel Api(**Base);
+    for (const std::string &S : Opts.Shapes)
+      if (auto Err = parseShapeHint(S, Api, CmdHints)) {
+        errorLine("invalid --shape '" + S + "': " + *Err);
+        return 2;
+      }
+  }
+  std::optional<llvm::Regex> CmdHeader, CmdExclude;
+  for (auto [Opt, Into, Name] :
+       {std::make_tuple(&Opts.HeaderFilter, &CmdHeader, "--header-filter"),
+        std::make_tuple(&Opts.ExcludeHeaderFilter, &CmdExclude,
+                        "--exclude-header-filter")})
+    if (*Opt) {
+      Into->emplace(**Opt);
+      std::string Err;
+      if (!(*Into)->isValid(Err)) {
+        errorLine(std::string("invalid ") + Name + " '" + **Opt + "': " + Err);
+        return 2;
+      }
+    }
+  LineFilter Lines;
+  if (!Opts.LineFilterJson.empty()) {
+    llvm::Expected<LineFilter> LF = LineFilter::parse(Opts.LineFilterJson);
+    if (!LF) {
+      errorLine(llvm::toString(LF.takeError()));
       return 2;
     }
-
-  // .seam.yaml files: regions and shapes that add to the command line's. A
-  // bad one costs the files it governs, not the whole run.
-  ConfigFinder Configs;
-  std::map<std::string, const FileConfig *> ConfigOf;
-  std::vector<std::string> ToParse;
-  for (const std::string &File : Opts.Files) {
-    llvm::Expected<const FileConfig *> C = Configs.forFile(File);
-    if (!C) {
-      Fail(File, "invalid configuration: " + llvm::toString(C.takeError()) +
-                     "; '" + File + "' was not analyzed");
-      continue;
+    Lines = std::move(*LF);
+  }
+  std::optional<Shard> Split;
+  if (!Opts.Shard.empty()) {
+    llvm::Expected<Shard> S = parseShard(Opts.Shard);
+    if (!S) {
+      errorLine(llvm::toString(S.takeError()));
+      return 2;
     }
-    std::string Bad;
-    for (const std::string &G : (*C)->Regions)
-      if (auto E = llvm::GlobPattern::create(G); !E && Bad.empty())
-        Bad = (*C)->Path + ": invalid region pattern '" + G +
-              "': " + llvm::toString(E.takeError());
-    ShapeHints Scratch;
-    for (const std::string &S : (*C)->Shapes)
-      if (auto Err = parseShapeHint(S, Api, Scratch); Err && Bad.empty())
-        Bad = (*C)->Path + ": invalid shape '" + S + "': " + *Err;
-    if (!Bad.empty()) {
-      Fail(File, Bad + "; '" + File + "' was not analyzed");
-      continue;
+    Split = *S;
+  }
+  if (!Opts.ConfigFile.empty() && !llvm::sys::fs::is_regular_file(Opts.ConfigFile)) {
+    errorLine("no such configuration file: '" + Opts.ConfigFile +
+              "' (from --config-file)");
+    return 2;
+  }
+  std::optional<Baseline> Accepted;
+  if (!Opts.BaselinePath.empty()) {
+    llvm::Expected<Baseline> B = Baseline::load(Opts.BaselinePath);
+    if (!B) {
+      errorLine(llvm::toString(B.takeError()));
+      return 2;
     }
-    ConfigOf[File] = *C;
-    ToParse.push_back(File);
+    Accepted = std::move(*B);
   }
 
   std::string Warning;
@@ -127,99 +239,360 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     errorLine(llvm::toString(DB.takeError()));
     return 2;
   }
-  if (!Warning.empty())
+  if (!Warning.empty() && !Opts.Quiet)
     llvm::errs() << "seam: warning: " << Warning << "\n";
+
+  std::vector<std::string> SelectErrors;
+  std::vector<std::string> Files =
+      selectFiles(Opts.Frontend.BuildDir.empty() ? nullptr : DB->get(),
+                  Opts.Files, SelectErrors);
+  for (const std::string &E : SelectErrors)
+    Fail("", E);
+  R.SourceRoot = projectRoot(Opts.SarifRoot);
+  if (Split)
+    llvm::erase_if(Files, [&](const std::string &F) {
+      return !inShard(relativeToRoot(absolute(F), R.SourceRoot), *Split);
+    });
+
+  // Per file: its configuration, and what it sets on top of the command
+  // line. A bad configuration costs the files it governs, not the run.
+  ConfigFinder Configs(Opts.ConfigFile);
+  std::vector<Job> Jobs;
+  for (const std::string &File : Files) {
+    Job J;
+    J.File = File;
+    llvm::Expected<FileConfig> C = Configs.forFile(File);
+    auto Bad = [&](const std::string &Why) {
+      J.Error = "invalid configuration: " + Why + "; '" + File +
+                "' was not analyzed";
+    };
+    if (!C) {
+      Bad(llvm::toString(C.takeError()));
+      Jobs.push_back(std::move(J));
+      continue;
+    }
+    std::vector<std::string> PackPaths = BasePacks;
+    PackPaths.insert(PackPaths.end(), C->Rules.begin(), C->Rules.end());
+    llvm::Expected<const RulePack *> Pack = Packs.get(PackPaths);
+    std::string Err;
+    const DeviceProfile *Prof = nullptr;
+    if (!Pack) {
+      Bad(C->path() + ": " + llvm::toString(Pack.takeError()));
+    } else if (!(Prof = ProfileFor(Opts.ProfileGiven || !C->Profile
+                                       ? Opts.Profile
+                                       : *C->Profile,
+                                   Err))) {
+      Bad(C->path() + ": " + Err);
+    } else {
+      J.Pack = *Pack;
+      J.Cost.Profile = *Prof;
+      J.Cost.Hints = CmdHints;
+      J.Analysis = Opts.Analysis;
+      ApiModel Api(*J.Pack);
+      for (const std::string &G : C->Regions)
+        if (auto E = llvm::GlobPattern::create(G); !E && !J.Error)
+          Bad(C->path() + ": invalid region pattern '" + G +
+              "': " + llvm::toString(E.takeError()));
+      J.Analysis.Regions.RegionGlobs.insert(
+          J.Analysis.Regions.RegionGlobs.end(), C->Regions.begin(),
+          C->Regions.end());
+      for (const std::string &S : C->shapeHints()) {
+        if (CmdHints.count(S.substr(0, S.find('='))))
+          continue; // the command line wins
+        if (auto E = parseShapeHint(S, Api, J.Cost.Hints); E && !J.Error)
+          Bad(C->path() + ": invalid shape '" + S + "': " + *E);
+      }
+      // Checks and WarningsAsErrors: Seam's default, then the file's, then
+      // the command line's, as clang-tidy appends them.
+      std::string Checks = "seam-*";
+      if (C->Checks)
+        Checks += "," + *C->Checks;
+      if (Opts.Checks)
+        Checks += "," + *Opts.Checks;
+      std::string WAE = C->WarningsAsErrors.value_or("");
+      if (Opts.WarningsAsErrors)
+        WAE += "," + *Opts.WarningsAsErrors;
+      J.Filter.Checks = GlobList(Checks);
+      J.Filter.WarningsAsErrors = GlobList(WAE);
+      J.Filter.MainFile = absolute(File);
+      J.Filter.Lines = Lines.empty() ? nullptr : &Lines;
+      if (CmdHeader)
+        J.Filter.HeaderFilter.emplace(*Opts.HeaderFilter);
+      else if (C->HeaderFilterRegex) {
+        J.Filter.HeaderFilter.emplace(*C->HeaderFilterRegex);
+        std::string ReErr;
+        if (!J.Filter.HeaderFilter->isValid(ReErr) && !J.Error)
+          Bad(C->path() + ": invalid HeaderFilterRegex '" +
+              *C->HeaderFilterRegex + "': " + ReErr);
+      }
+      if (CmdExclude)
+        J.Filter.ExcludeHeaderFilter.emplace(*Opts.ExcludeHeaderFilter);
+    }
+    if (!J.Error) {
+      if (std::optional<std::string> E = checkSourceFile(**DB, File))
+        J.Error = *E;
+      else
+        J.Commands = (*DB)->getCompileCommands(File);
+    }
+    Jobs.push_back(std::move(J));
+  }
 
   if (BeforeParse && !BeforeParse())
     return 2;
 
-  std::vector<ParseResult> Parsed = parseFiles(
-      **DB, Opts.Frontend, ToParse,
-      [&](clang::ASTContext &Ctx, llvm::StringRef File) {
-        AnalysisOptions Analysis = Opts.Analysis;
-        CostOptions TUCost = Cost;
-        if (const FileConfig *C = ConfigOf[File.str()]) {
-          Analysis.Regions.RegionGlobs.insert(
-              Analysis.Regions.RegionGlobs.end(), C->Regions.begin(),
-              C->Regions.end());
-          for (const std::string &S : C->Shapes)
-            if (!TUCost.Hints.count(S.substr(0, S.find('='))))
-              (void)parseShapeHint(S, Api, TUCost.Hints); // validated above
-        }
-        TUAnalysis TU = analyzeTranslationUnit(Ctx, Api, Analysis, TUCost);
-        for (const std::string &F : TU.Incomplete)
-          llvm::errs() << "seam: note: the analysis of '" << F
-                       << "' stopped at its iteration limit; its results may "
-                          "be incomplete\n";
-        R.Incomplete += TU.Incomplete.size();
-        R.Summary.insert(R.Summary.end(), TU.Summary.begin(), TU.Summary.end());
-        R.Findings.insert(R.Findings.end(),
-                          std::make_move_iterator(TU.Findings.begin()),
-                          std::make_move_iterator(TU.Findings.end()));
-      });
-  for (const ParseResult &P : Parsed)
-    if (!P.Ok)
-      Fail(P.File, P.Error);
+  // Workers parse and analyze; whoever finishes hands on every result that
+  // is now next in file order.
+  std::vector<Outcome> Outcomes(Jobs.size());
+  std::mutex Lock;
+  size_t NextToEmit = 0, Finished = 0;
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Seen;
+  std::set<std::string> AnalyzedFiles;
+  bool Progress = Opts.Progress.value_or(!Opts.Quiet &&
+                                         llvm::errs().is_displayed());
+  auto Emit = [&](size_t I) {
+    Job &J = Jobs[I];
+    Outcome &O = Outcomes[I];
+    if (J.Error) {
+      Fail(J.File, *J.Error);
+      return;
+    }
+    if (!O.Parse.Ok)
+      Fail(J.File, O.Parse.Error);
+    AnalyzedFiles.insert(relativeToRoot(J.Filter.MainFile, R.SourceRoot));
+    for (const std::string &F : O.Analysis.Incomplete)
+      llvm::errs() << "seam: note: the analysis of '" << F
+                   << "' stopped at its iteration limit; its results may "
+                      "be incomplete\n";
+    R.Incomplete += O.Analysis.Incomplete.size();
+    std::vector<Finding> Batch = std::move(O.Parse.CompileErrors);
+    for (std::vector<Finding> *From :
+         {&O.Analysis.Findings, &O.Analysis.NolintProblems})
+      Batch.insert(Batch.end(), std::make_move_iterator(From->begin()),
+                   std::make_move_iterator(From->end()));
+    llvm::erase_if(Batch, [&](Finding &F) { return !J.Filter.apply(F); });
+    sortAndDedupe(Batch);
+    // A header's results come once, with the first file that includes it.
+    llvm::erase_if(Batch, [&](const Finding &F) {
+      return !Seen
+                  .insert({F.Where.File, F.Where.Line, F.Where.Column,
+                           F.RuleId == "clang-diagnostic-error"
+                               ? F.RuleId + F.Message
+                               : F.RuleId})
+                  .second;
+    });
+    assignFingerprints(Batch, R.SourceRoot);
+    for (const Finding &F : Batch)
+      AnalyzedFiles.insert(relativeToRoot(F.Where.File, R.SourceRoot));
+    if (Accepted)
+      R.Baselined += Accepted->filter(Batch, today());
+    R.Summary.insert(R.Summary.end(), O.Analysis.Summary.begin(),
+                     O.Analysis.Summary.end());
+    if (OnFile)
+      OnFile(Batch);
+    R.Findings.insert(R.Findings.end(), std::make_move_iterator(Batch.begin()),
+                      std::make_move_iterator(Batch.end()));
+    O.Analysis = TUAnalysis();
+  };
+
+  auto RunJob = [&](size_t I) {
+    Job &J = Jobs[I];
+    Outcome O;
+    if (!J.Error) {
+      ApiModel Api(*J.Pack); // its caches are per thread and per AST
+      O.Parse = parseFile(J.Commands, Opts.Frontend, J.File,
+                          [&](clang::ASTContext &Ctx) {
+                            O.Analysis = analyzeTranslationUnit(
+                                Ctx, Api, J.Analysis, J.Cost);
+                          });
+    }
+    std::lock_guard<std::mutex> G(Lock);
+    Outcomes[I] = std::move(O);
+    Outcomes[I].Done = true;
+    ++Finished;
+    if (Progress && !J.Error) {
+      char Secs[32];
+      std::snprintf(Secs, sizeof(Secs), "%.1fs", Outcomes[I].Parse.Seconds);
+      llvm::errs() << "[" << Finished << "/" << Jobs.size() << "] "
+                   << relativeToRoot(absolute(J.File), R.SourceRoot) << " "
+                   << Secs << "\n";
+    }
+    while (NextToEmit < Outcomes.size() && Outcomes[NextToEmit].Done)
+      Emit(NextToEmit++);
+  };
+
+  unsigned Threads = Opts.Jobs ? Opts.Jobs : llvm::hardware_concurrency().compute_thread_count();
+  Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
+  if (Threads <= 1) {
+    for (size_t I = 0; I < Jobs.size(); ++I)
+      RunJob(I);
+  } else {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (size_t I = 0; I < Jobs.size(); ++I)
+      Pool.async([&, I] { RunJob(I); });
+    Pool.wait();
+  }
+
+  if (Accepted) {
+    for (const BaselineEntry &E : Accepted->stale(AnalyzedFiles))
+      R.Notes.push_back("baseline '" + Accepted->path() + "': the entry for " +
+                        E.Rule + " in " + E.File + " ('" + E.Function +
+                        "', recorded at line " + std::to_string(E.Line) +
+                        ") matches nothing now; remove it");
+    for (const BaselineEntry &E : Accepted->expired())
+      R.Notes.push_back("baseline '" + Accepted->path() + "': the entry for " +
+                        E.Rule + " in " + E.File + " ('" + E.Function +
+                        "') expired on " + E.Expires +
+                        "; its result is reported again" +
+                        (E.Reason.empty() ? "" : " (reason: " + E.Reason + ")"));
+  }
   sortAndDedupe(R.Findings);
   std::stable_sort(
       R.Summary.begin(), R.Summary.end(),
       [](const SummaryRow &A, const SummaryRow &B) { return A.Rank > B.Rank; });
-  llvm::SmallString<256> Cwd;
-  if (!llvm::sys::fs::current_path(Cwd))
-    R.WorkDir = std::string(Cwd);
   return 0;
 }
 
 int runCheck(const CheckOptions &Opts) {
+  if (Opts.ListChecks || Opts.DumpConfig) {
+    ConfigFinder Configs(Opts.ConfigFile);
+    std::string For = Opts.Files.empty() ? "seam-dump-config.cpp" : Opts.Files.front();
+    llvm::Expected<FileConfig> C = Configs.forFile(For);
+    if (!C) {
+      errorLine("invalid configuration: " + llvm::toString(C.takeError()));
+      return 2;
+    }
+    std::string Checks = "seam-*";
+    if (C->Checks)
+      Checks += "," + *C->Checks;
+    if (Opts.Checks)
+      Checks += "," + *Opts.Checks;
+    if (Opts.ListChecks) {
+      llvm::outs() << "Enabled checks:\n";
+      for (const std::string &Id : enabledChecks(GlobList(Checks)))
+        llvm::outs() << "    " << Id << "\n";
+      llvm::outs() << "\n";
+      return 0;
+    }
+    FileConfig Effective = *C;
+    Effective.Checks = Checks;
+    std::string WAE = C->WarningsAsErrors.value_or("");
+    if (Opts.WarningsAsErrors)
+      WAE += (WAE.empty() ? "" : ",") + *Opts.WarningsAsErrors;
+    Effective.WarningsAsErrors = WAE;
+    if (Opts.HeaderFilter)
+      Effective.HeaderFilterRegex = *Opts.HeaderFilter;
+    else if (!Effective.HeaderFilterRegex)
+      Effective.HeaderFilterRegex = ".*";
+    Effective.Regions.insert(Effective.Regions.begin(),
+                             Opts.Analysis.Regions.RegionGlobs.begin(),
+                             Opts.Analysis.Regions.RegionGlobs.end());
+    for (const std::string &S : Opts.Shapes)
+      Effective.Shapes[S.substr(0, S.find('='))] = S.substr(S.find('=') + 1);
+    if (Opts.ProfileGiven || !Effective.Profile)
+      Effective.Profile = Opts.Profile;
+    Effective.Rules.insert(Effective.Rules.begin(), Opts.RulePacks.begin(),
+                           Opts.RulePacks.end());
+    dumpConfig(llvm::outs(), Effective);
+    return 0;
+  }
+  if (Opts.Files.empty() && Opts.Frontend.BuildDir.empty()) {
+    errorLine("no input files: name the files to analyze, or give -p with a "
+              "compile database to analyze all of its files (see 'seam check "
+              "--help')");
+    return 2;
+  }
+
   Report R;
+  R.Category = Opts.SarifCategory;
   bool InputError = false;
-  // Check the output before the (slow) parsing so a bad -o fails fast, and
+  // Check the outputs before the (slow) parsing so a bad -o fails fast, and
   // never overwrite an input.
   auto CheckOutput = [&] {
-    if (Opts.OutputPath.empty())
-      return true;
     std::vector<std::string> Inputs = Opts.Files;
     Inputs.insert(Inputs.end(), Opts.RulePacks.begin(), Opts.RulePacks.end());
-    if (std::optional<std::string> Err =
-            checkOutputPath(Opts.OutputPath, Inputs)) {
-      errorLine(*Err);
-      return false;
-    }
+    if (!Opts.BaselinePath.empty())
+      Inputs.push_back(Opts.BaselinePath);
+    for (const std::string *Out : {&Opts.OutputPath, &Opts.WriteBaselinePath})
+      if (!Out->empty())
+        if (std::optional<std::string> Err = checkOutputPath(*Out, Inputs)) {
+          errorLine(*Err);
+          return false;
+        }
     return true;
   };
-  if (int Code = analyze(Opts, R, InputError, CheckOutput))
-    return Code;
-
   bool Color = Opts.Color == CheckOptions::ColorMode::Always ||
                (Opts.Color == CheckOptions::ColorMode::Auto &&
                 Opts.OutputPath.empty() && llvm::outs().has_colors());
-  std::optional<std::string> WriteError =
-      writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {
-        switch (Opts.Format) {
-        case OutputFormat::Text:
+  // Text to standard output is printed file by file as each is done.
+  bool Stream = Opts.Format == OutputFormat::Text && Opts.OutputPath.empty();
+  std::function<void(llvm::ArrayRef<Finding>)> OnFile;
+  if (Stream)
+    OnFile = [&](llvm::ArrayRef<Finding> Batch) {
+      for (const Finding &F : Batch)
+        writeTextFinding(llvm::outs(), F, Color);
+      llvm::outs().flush();
+    };
+  int Code = analyze(Opts, R, InputError, CheckOutput, OnFile);
+  if (Stream && llvm::outs().has_error()) {
+    std::error_code EC = llvm::outs().error();
+    llvm::outs().clear_error();
+    errorLine("cannot write to standard output: " + EC.message());
+    return 2;
+  }
+  if (Code)
+    return Code;
+  for (const std::string &N : R.Notes)
+    llvm::errs() << "seam: note: " << N << "\n";
+
+  std::optional<std::string> WriteError;
+  if (!Stream || Opts.Summary)
+    WriteError = writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {
+      switch (Opts.Format) {
+      case OutputFormat::Text:
+        if (!Stream)
           writeText(OS, R, Color);
-          if (Opts.Summary)
-            writeSummary(OS, R);
-          break;
-        case OutputFormat::Json:
-          writeJson(OS, R);
-          break;
-        case OutputFormat::Sarif:
-          writeSarif(OS, R);
-          break;
-        }
-      });
+        if (Opts.Summary)
+          writeSummary(OS, R);
+        break;
+      case OutputFormat::Json:
+        writeJson(OS, R);
+        break;
+      case OutputFormat::Sarif:
+        writeSarif(OS, R);
+        break;
+      }
+    });
   if (WriteError) {
     errorLine(*WriteError);
     return 2;
   }
+  if (!Opts.WriteBaselinePath.empty()) {
+    std::optional<Baseline> Previous;
+    if (llvm::sys::fs::exists(Opts.WriteBaselinePath))
+      if (llvm::Expected<Baseline> B = Baseline::load(Opts.WriteBaselinePath))
+        Previous = std::move(*B);
+      else
+        llvm::consumeError(B.takeError());
+    std::string Text =
+        baselineText(R.Findings, R.SourceRoot, Previous ? &*Previous : nullptr);
+    if (std::optional<std::string> Err = writeOutput(
+            Opts.WriteBaselinePath,
+            [&](llvm::raw_ostream &OS) { OS << Text; })) {
+      errorLine(*Err);
+      return 2;
+    }
+    if (!Opts.Quiet)
+      llvm::errs() << "seam: wrote " << R.Findings.size() << " result"
+                   << (R.Findings.size() == 1 ? "" : "s") << " to baseline '"
+                   << Opts.WriteBaselinePath << "'\n";
+    return InputError ? 2 : 0; // what a baseline records is accepted
+  }
 
   if (InputError)
     return 2;
-  if (Opts.FailOn)
-    for (const Finding &F : R.Findings)
-      if (F.Severity >= *Opts.FailOn)
-        return 1;
+  for (const Finding &F : R.Findings)
+    if (F.PromotedToError || (Opts.FailOn && F.Severity >= *Opts.FailOn))
+      return 1;
   return 0;
 }
 

@@ -33,8 +33,24 @@ struct CheckOptions {
   std::optional<Level> FailOn = Level::Warning; ///< nullopt = never fail
   enum class ColorMode { Auto, Always, Never } Color = ColorMode::Auto;
   std::string Profile = "h100";    ///< --profile: bundled name or path
+  bool ProfileGiven = false;       ///< --profile was given (beats .seam.yaml)
   std::vector<std::string> Shapes; ///< --shape NAME=DIMS[:DTYPE]
   bool Summary = false;            ///< --summary
+
+  // clang-tidy's options, with its meaning (docs/cli.md).
+  std::optional<std::string> Checks;           ///< --checks, appended to config
+  std::optional<std::string> WarningsAsErrors; ///< --warnings-as-errors
+  std::optional<std::string> HeaderFilter;     ///< --header-filter
+  std::optional<std::string> ExcludeHeaderFilter;
+  std::string LineFilterJson;                  ///< --line-filter
+  std::string ConfigFile;                      ///< --config-file
+  bool ListChecks = false, DumpConfig = false, Quiet = false;
+  unsigned Jobs = 0; ///< -j; 0 = one per core
+  std::string Shard; ///< --shard I/N
+  std::string BaselinePath, WriteBaselinePath;
+  std::string SarifCategory, SarifRoot;
+  /// Whether progress lines may go to stderr (a terminal, and not --quiet).
+  std::optional<bool> Progress;
 };
 
 /// Directory holding the default rule packs, searched next to \p Argv0.
@@ -43,9 +59,17 @@ std::string findRulesDir(const char *Argv0);
 /// Runs the analysis of `seam check` into \p R without writing it. Returns
 /// 2 for a configuration error (already reported), else 0; \p InputError
 /// tells whether some input could not be analyzed. \p BeforeParse runs
-/// after configuration is validated and may veto the run.
+/// after configuration is validated and may veto the run. \p OnFile, when
+/// given, receives each file's results in the order of the files, as soon
+/// as that file and every one before it are done.
 int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
-            const std::function<bool()> &BeforeParse = nullptr);
+            const std::function<bool()> &BeforeParse = nullptr,
+            const std::function<void(llvm::ArrayRef<Finding>)> &OnFile =
+                nullptr);
+
+/// The project root for relative paths: --sarif-root, else the git top
+/// level above the working directory, else the working directory.
+std::string projectRoot(const std::string &SarifRoot);
 
 /// Runs `seam check`; returns the process exit code (0, 1 or 2).
 int runCheck(const CheckOptions &Opts);

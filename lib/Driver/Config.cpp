@@ -1,133 +1,221 @@
-//===- Config.cpp - .seam.yaml: per-directory analysis settings -----------===//
+//===- Config.cpp - .seam.yaml, read with llvm::yaml::IO ------------------===//
 #include "Driver/Config.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/YAMLTraits.h"
+
+namespace {
+
+/// The document as written: every key optional, both spellings of the 0.1
+/// keys accepted.
+struct RawConfig {
+  std::optional<std::string> Checks, WarningsAsErrors, HeaderFilterRegex,
+      Profile;
+  std::optional<std::vector<std::string>> Regions, OldRegions, Rules;
+  std::optional<std::map<std::string, std::string>> Shapes, OldShapes;
+  std::optional<bool> InheritParentConfig;
+};
+
+} // namespace
+
+namespace llvm::yaml {
+
+template <> struct CustomMappingTraits<std::map<std::string, std::string>> {
+  static void inputOne(IO &IO, StringRef Key,
+                       std::map<std::string, std::string> &M) {
+    IO.mapRequired(Key.str().c_str(), M[Key.str()]);
+  }
+  static void output(IO &IO, std::map<std::string, std::string> &M) {
+    for (auto &[K, V] : M)
+      IO.mapRequired(K.c_str(), V);
+  }
+};
+
+template <> struct MappingTraits<RawConfig> {
+  static void mapping(IO &IO, RawConfig &C) {
+    IO.mapOptional("Checks", C.Checks);
+    IO.mapOptional("WarningsAsErrors", C.WarningsAsErrors);
+    IO.mapOptional("HeaderFilterRegex", C.HeaderFilterRegex);
+    IO.mapOptional("Regions", C.Regions);
+    IO.mapOptional("Shapes", C.Shapes);
+    IO.mapOptional("Profile", C.Profile);
+    IO.mapOptional("Rules", C.Rules);
+    IO.mapOptional("InheritParentConfig", C.InheritParentConfig);
+    IO.mapOptional("regions", C.OldRegions); // Seam 0.1 spellings
+    IO.mapOptional("shapes", C.OldShapes);
+  }
+};
+
+} // namespace llvm::yaml
 
 namespace seam {
 
-static llvm::Error configError(llvm::StringRef Path, llvm::SourceMgr &SM,
-                               llvm::yaml::Node *N, const std::string &Msg) {
-  unsigned Line = 0;
-  // A node the parser made up while recovering may point nowhere (found by
-  // fuzz/FuzzConfig.cpp): only a location inside the buffer has a line.
-  const char *P = N ? N->getSourceRange().Start.getPointer() : nullptr;
-  if (P && SM.getNumBuffers() > 0) {
-    llvm::StringRef Buf = SM.getMemoryBuffer(1)->getBuffer();
-    if (P >= Buf.begin() && P <= Buf.end())
-      Line = SM.getLineAndColumn(N->getSourceRange().Start).first;
-  }
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s:%u: %s",
-                                 Path.str().c_str(), Line, Msg.c_str());
+static const char *const KnownKeys =
+    "Checks, WarningsAsErrors, HeaderFilterRegex, Regions, Shapes, Profile, "
+    "Rules, InheritParentConfig";
+
+std::vector<std::string> FileConfig::shapeHints() const {
+  std::vector<std::string> Out;
+  for (auto &[Name, Dims] : Shapes)
+    Out.push_back(Name + "=" + Dims);
+  return Out;
+}
+
+void FileConfig::inherit(const FileConfig &Child) {
+  // As clang-tidy merges .clang-tidy files: check lists concatenate, so the
+  // child's items come last and win; scalars are replaced; lists add up.
+  auto Concat = [](std::optional<std::string> &Into,
+                   const std::optional<std::string> &More) {
+    if (More)
+      Into = Into && !Into->empty() ? *Into + "," + *More : *More;
+  };
+  Concat(Checks, Child.Checks);
+  Concat(WarningsAsErrors, Child.WarningsAsErrors);
+  if (Child.HeaderFilterRegex)
+    HeaderFilterRegex = Child.HeaderFilterRegex;
+  if (Child.Profile)
+    Profile = Child.Profile;
+  Regions.insert(Regions.end(), Child.Regions.begin(), Child.Regions.end());
+  for (auto &[Name, Dims] : Child.Shapes)
+    Shapes[Name] = Dims;
+  Rules.insert(Rules.end(), Child.Rules.begin(), Child.Rules.end());
+  Sources.insert(Sources.end(), Child.Sources.begin(), Child.Sources.end());
+  InheritParentConfig = Child.InheritParentConfig;
 }
 
 llvm::Expected<FileConfig> parseConfig(llvm::StringRef Text,
                                        llvm::StringRef Path) {
   FileConfig C;
-  C.Path = Path.str();
-  llvm::SourceMgr SM;
+  C.Sources.push_back(Path.str());
+  if (Text.trim().empty())
+    return C;
   std::string Diag;
-  SM.setDiagHandler(
-      [](const llvm::SMDiagnostic &D, void *Ctx) {
-        auto *Out = static_cast<std::string *>(Ctx);
-        if (Out->empty())
-          *Out = std::to_string(D.getLineNo()) + ": " + D.getMessage().str();
-      },
-      &Diag);
-  llvm::yaml::Stream S(Text, SM);
-  auto It = S.begin();
-  if (It == S.end() || !It->getRoot() ||
-      llvm::isa<llvm::yaml::NullNode>(It->getRoot()))
-    return C; // an empty file
-  auto *Map = llvm::dyn_cast<llvm::yaml::MappingNode>(It->getRoot());
-  if (!Diag.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s:%s",
-                                   Path.str().c_str(), Diag.c_str());
-  if (!Map)
-    return configError(Path, SM, It->getRoot(), "expected a mapping");
-  for (llvm::yaml::KeyValueNode &KV : *Map) {
-    auto *Key = llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(KV.getKey());
-    llvm::SmallString<32> KeyBuf;
-    llvm::StringRef Name = Key ? Key->getValue(KeyBuf) : "";
-    llvm::yaml::Node *Value = KV.getValue();
-    if (!Diag.empty())
-      break;
-    if (Name == "regions") {
-      auto *Seq = llvm::dyn_cast_or_null<llvm::yaml::SequenceNode>(Value);
-      if (!Seq)
-        return configError(Path, SM, Value,
-                           "'regions' must be a list of globs");
-      for (llvm::yaml::Node &Item : *Seq) {
-        auto *Glob = llvm::dyn_cast<llvm::yaml::ScalarNode>(&Item);
-        if (!Glob)
-          return configError(Path, SM, &Item, "a region must be a string");
-        llvm::SmallString<64> Buf;
-        C.Regions.push_back(Glob->getValue(Buf).str());
-      }
-    } else if (Name == "shapes") {
-      auto *Shapes = llvm::dyn_cast_or_null<llvm::yaml::MappingNode>(Value);
-      if (!Shapes)
-        return configError(Path, SM, Value,
-                           "'shapes' must map names to DIMS[:DTYPE]");
-      for (llvm::yaml::KeyValueNode &Shape : *Shapes) {
-        auto *K =
-            llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(Shape.getKey());
-        auto *V =
-            llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(Shape.getValue());
-        if (!K || !V)
-          return configError(Path, SM, Shape.getKey(),
-                             "a shape must be 'name: DIMS[:DTYPE]'");
-        llvm::SmallString<32> KB, VB;
-        C.Shapes.push_back(K->getValue(KB).str() + "=" + V->getValue(VB).str());
-      }
-    } else {
-      return configError(Path, SM, KV.getKey(),
-                         "unknown key '" + Name.str() +
-                             "' (expected regions, shapes)");
-    }
+  RawConfig Raw;
+  {
+    llvm::yaml::Input In(
+        Text, nullptr,
+        [](const llvm::SMDiagnostic &D, void *Ctx) {
+          auto *Out = static_cast<std::string *>(Ctx);
+          if (!Out->empty())
+            return;
+          std::string Msg = D.getMessage().str();
+          if (llvm::StringRef(Msg).starts_with("unknown key"))
+            Msg += std::string(" (expected ") + KnownKeys + ")";
+          else if (Msg == "not a sequence")
+            Msg = "expected a list (Regions and Rules take one: "
+                  "Regions: ['step_*'])";
+          else if (Msg == "not a mapping")
+            Msg = "expected a mapping (the file, and Shapes: "
+                  "{x: 64x1024:f16})";
+          *Out = std::to_string(D.getLineNo()) + ": " + Msg;
+        },
+        &Diag);
+    In >> Raw;
+    if (In.error() && Diag.empty())
+      Diag = "0: not a valid configuration (expected a mapping of " +
+             std::string(KnownKeys) + ")";
   }
   if (!Diag.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s:%s",
                                    Path.str().c_str(), Diag.c_str());
+  auto Twice = [&](const char *Old, const char *New) {
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s: both '%s' and '%s' are given; write only '%s'",
+        Path.str().c_str(), Old, New, New);
+  };
+  if (Raw.Regions && Raw.OldRegions)
+    return Twice("regions", "Regions");
+  if (Raw.Shapes && Raw.OldShapes)
+    return Twice("shapes", "Shapes");
+  C.Checks = Raw.Checks;
+  C.WarningsAsErrors = Raw.WarningsAsErrors;
+  C.HeaderFilterRegex = Raw.HeaderFilterRegex;
+  C.Profile = Raw.Profile;
+  if (Raw.Regions || Raw.OldRegions)
+    C.Regions = Raw.Regions ? *Raw.Regions : *Raw.OldRegions;
+  if (Raw.Shapes || Raw.OldShapes)
+    C.Shapes = Raw.Shapes ? *Raw.Shapes : *Raw.OldShapes;
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+  if (Raw.Rules)
+    for (const std::string &R : *Raw.Rules) {
+      llvm::SmallString<256> P(R);
+      if (!llvm::sys::path::is_absolute(P)) {
+        P = Dir;
+        llvm::sys::path::append(P, R);
+      }
+      llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+      C.Rules.push_back(std::string(P));
+    }
+  C.InheritParentConfig = Raw.InheritParentConfig.value_or(false);
   return C;
 }
 
-llvm::Expected<const FileConfig *>
-ConfigFinder::forFile(llvm::StringRef SourceFile) {
-  llvm::SmallString<256> Dir(SourceFile);
-  llvm::sys::fs::make_absolute(Dir);
-  llvm::sys::path::remove_filename(Dir);
-  std::vector<std::string> Visited;
-  const FileConfig *Found = &None;
+void dumpConfig(llvm::raw_ostream &OS, const FileConfig &C) {
+  RawConfig Raw;
+  Raw.Checks = C.Checks;
+  Raw.WarningsAsErrors = C.WarningsAsErrors;
+  Raw.HeaderFilterRegex = C.HeaderFilterRegex;
+  Raw.Profile = C.Profile;
+  if (!C.Regions.empty())
+    Raw.Regions = C.Regions;
+  if (!C.Shapes.empty())
+    Raw.Shapes = C.Shapes;
+  if (!C.Rules.empty())
+    Raw.Rules = C.Rules;
+  for (const std::string &S : C.Sources)
+    OS << "# from " << S << "\n";
+  llvm::yaml::Output Out(OS);
+  Out << Raw;
+}
+
+llvm::Expected<FileConfig> ConfigFinder::load(llvm::StringRef Path) {
+  if (auto It = Parsed.find(Path.str()); It != Parsed.end())
+    return It->second;
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "%s: cannot read: %s",
+                                   Path.str().c_str(),
+                                   Buf.getError().message().c_str());
+  llvm::Expected<FileConfig> C = parseConfig((*Buf)->getBuffer(), Path);
+  if (C)
+    Parsed[Path.str()] = *C;
+  return C;
+}
+
+llvm::Expected<FileConfig> ConfigFinder::forDir(llvm::StringRef Dir) {
   for (llvm::StringRef D = Dir; !D.empty();
        D = llvm::sys::path::parent_path(D)) {
-    if (auto Cached = ByDir.find(D.str()); Cached != ByDir.end()) {
-      Found = Cached->second;
-      break;
-    }
-    Visited.push_back(D.str());
     llvm::SmallString<256> Candidate(D);
     llvm::sys::path::append(Candidate, ".seam.yaml");
     if (!llvm::sys::fs::exists(Candidate))
       continue;
-    auto Buf = llvm::MemoryBuffer::getFile(Candidate, /*IsText=*/true);
-    if (!Buf)
-      return llvm::createStringError(Buf.getError(), "%s: cannot read: %s",
-                                     Candidate.c_str(),
-                                     Buf.getError().message().c_str());
-    llvm::Expected<FileConfig> C =
-        parseConfig((*Buf)->getBuffer(), Candidate.str());
-    if (!C)
-      return C.takeError();
-    Found = &(ByPath[std::string(Candidate)] = std::move(*C));
-    break;
+    llvm::Expected<FileConfig> C = load(Candidate);
+    if (!C || !C->InheritParentConfig)
+      return C;
+    llvm::StringRef Parent = llvm::sys::path::parent_path(D);
+    if (Parent.empty() || Parent == D)
+      return C;
+    llvm::Expected<FileConfig> Base = forDir(Parent);
+    if (!Base)
+      return Base.takeError();
+    Base->inherit(*C);
+    return Base;
   }
-  for (const std::string &V : Visited)
-    ByDir[V] = Found;
-  return Found;
+  return FileConfig();
+}
+
+llvm::Expected<FileConfig> ConfigFinder::forFile(llvm::StringRef SourceFile) {
+  if (!ConfigFile.empty())
+    return load(ConfigFile);
+  llvm::SmallString<256> Dir(SourceFile);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  llvm::sys::path::remove_filename(Dir);
+  return forDir(Dir);
 }
 
 } // namespace seam

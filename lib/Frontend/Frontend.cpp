@@ -1,10 +1,11 @@
 //===- Frontend.cpp - Parse translation units with Clang LibTooling -------===//
 #include "Frontend/Frontend.h"
+#include "Hazards/SourcePoint.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
-#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Serialization/PCHContainerOperations.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -13,6 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #ifndef SEAM_CLANG_RESOURCE_DIR
@@ -70,164 +72,218 @@ makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
     Warning = "no compilation database (-p) and no flags after '--'; "
               "assuming -std=c++17";
   }
+  if (Opts.HasExtraArgs) {
+    // The command after "--" may be a whole compile command, as CMake's
+    // CXX_CLANG_TIDY passes it: `/usr/bin/c++ -DX -o f.o -c f.cpp`. Clang's
+    // own loader drops the compiler, the inputs and what only linking uses.
+    std::vector<const char *> Argv = {"seam", "--"};
+    for (const std::string &A : Args)
+      Argv.push_back(A.c_str());
+    int Argc = static_cast<int>(Argv.size());
+    std::string Err;
+    if (std::unique_ptr<FixedCompilationDatabase> DB =
+            FixedCompilationDatabase::loadFromCommandLine(Argc, Argv.data(),
+                                                          Err))
+      return std::unique_ptr<CompilationDatabase>(std::move(DB));
+  }
   return std::unique_ptr<CompilationDatabase>(
       std::make_unique<FixedCompilationDatabase>(".", Args));
 }
 
 namespace {
 
-class Consumer : public ASTConsumer {
+/// A database of the commands read for one file, so that a worker thread
+/// never touches the shared database.
+class CommandsDatabase : public CompilationDatabase {
 public:
-  Consumer(std::function<void(ASTContext &)> &Fn, DiagnosticsEngine &Diags)
-      : Fn(Fn), Diags(Diags) {}
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (!Diags.hasErrorOccurred())
-      Fn(Ctx);
+  explicit CommandsDatabase(std::vector<CompileCommand> Commands)
+      : Commands(std::move(Commands)) {}
+  std::vector<CompileCommand>
+  getCompileCommands(llvm::StringRef) const override {
+    return Commands;
   }
 
 private:
-  std::function<void(ASTContext &)> &Fn;
-  DiagnosticsEngine &Diags;
+  std::vector<CompileCommand> Commands;
+};
+
+class Consumer : public ASTConsumer {
+public:
+  explicit Consumer(const std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override { Fn(Ctx); }
+
+private:
+  const std::function<void(ASTContext &)> &Fn;
 };
 
 class Action : public ASTFrontendAction {
 public:
-  explicit Action(std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+  explicit Action(const std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  llvm::StringRef) override {
-    return std::make_unique<Consumer>(Fn, CI.getDiagnostics());
+    return std::make_unique<Consumer>(Fn);
   }
 
 private:
-  std::function<void(ASTContext &)> &Fn;
+  const std::function<void(ASTContext &)> &Fn;
 };
 
 class Factory : public FrontendActionFactory {
 public:
-  explicit Factory(std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
+  explicit Factory(const std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<Action>(Fn);
   }
 
 private:
-  std::function<void(ASTContext &)> &Fn;
+  const std::function<void(ASTContext &)> &Fn;
 };
 
-/// Prints errors as clang does and counts them; drops warnings, which are
-/// the user's compiler's business, not Seam's.
-class ErrorPrinter : public TextDiagnosticPrinter {
+/// Keeps the compiler's errors, and the notes that follow them, as
+/// 'clang-diagnostic-error' findings, as clang-tidy reports them. Warnings
+/// are the user's compiler's business, not Seam's.
+class ErrorCollector : public DiagnosticConsumer {
 public:
-  ErrorPrinter(DiagnosticOptions *Opts)
-      : TextDiagnosticPrinter(llvm::errs(), Opts) {}
+  explicit ErrorCollector(std::string MainFile)
+      : MainFile(std::move(MainFile)) {}
+  void BeginSourceFile(const LangOptions &LO, const Preprocessor *) override {
+    LangOpts = LO;
+  }
   void HandleDiagnostic(DiagnosticsEngine::Level L,
                         const Diagnostic &Info) override {
-    if (L >= DiagnosticsEngine::Error)
-      ++Errors;
-    if (L >= DiagnosticsEngine::Error ||
-        (L == DiagnosticsEngine::Note && LastWasError))
-      TextDiagnosticPrinter::HandleDiagnostic(L, Info);
-    if (L != DiagnosticsEngine::Note)
-      LastWasError = L >= DiagnosticsEngine::Error;
+    DiagnosticConsumer::HandleDiagnostic(L, Info);
+    if (L == DiagnosticsEngine::Note && LastWasError && !Errors.empty()) {
+      llvm::SmallString<128> Msg;
+      Info.FormatDiagnostic(Msg);
+      PathNote N;
+      N.Message = std::string(Msg);
+      if (Info.hasSourceManager() && Info.getLocation().isValid())
+        N.Where = makePoint(Info.getSourceManager(), LangOpts,
+                            Info.getLocation());
+      Errors.back().Path.push_back(std::move(N));
+      return;
+    }
+    if (L == DiagnosticsEngine::Note)
+      return;
+    LastWasError = L >= DiagnosticsEngine::Error;
+    if (!LastWasError)
+      return;
+    llvm::SmallString<128> Msg;
+    Info.FormatDiagnostic(Msg);
+    Finding F;
+    F.RuleId = "clang-diagnostic-error";
+    F.Severity = Level::Error;
+    F.Message = std::string(Msg);
+    F.Trigger = "compile-error";
+    if (Info.hasSourceManager() && Info.getLocation().isValid())
+      F.Where = makePoint(Info.getSourceManager(), LangOpts,
+                          Info.getLocation());
+    if (!F.Where.valid()) { // a driver error: it belongs to the file
+      F.Where = SourcePoint();
+      F.Where.File = MainFile;
+    }
+    Errors.push_back(std::move(F));
   }
-  unsigned Errors = 0;
+  std::vector<Finding> Errors;
 
 private:
+  std::string MainFile;
+  LangOptions LangOpts;
   bool LastWasError = false;
 };
 
 } // namespace
 
-std::vector<ParseResult>
-parseFiles(const CompilationDatabase &DB, const FrontendOptions &Opts,
-           const std::vector<std::string> &Files,
-           std::function<void(ASTContext &, llvm::StringRef)> OnTU) {
-  std::vector<ParseResult> Results;
-  llvm::IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts(new DiagnosticOptions);
-  DiagOpts->ShowColors = llvm::errs().has_colors();
-  for (const std::string &File : Files) {
-    ParseResult R;
-    R.File = File;
-    if (!llvm::sys::fs::exists(File)) {
-      R.Error = "no such file: '" + File + "'";
-      Results.push_back(R);
-      continue;
-    }
-    if (llvm::sys::fs::is_directory(File)) {
-      R.Error = "'" + File + "' is a directory, not a source file";
-      Results.push_back(R);
-      continue;
-    }
-    llvm::sys::fs::file_status St;
-    if (llvm::sys::fs::status(File, St) ||
-        !llvm::sys::fs::is_regular_file(St)) {
-      // A FIFO or device would block or never end.
-      R.Error = "'" + File + "' is not a regular file";
-      Results.push_back(R);
-      continue;
-    }
-    if (St.getSize() > MaxSourceBytes) {
-      R.Error = "'" + File + "' is " + std::to_string(St.getSize() >> 20) +
-                " MiB; Seam analyzes source files of up to " +
-                std::to_string(MaxSourceBytes >> 20) + " MiB";
-      Results.push_back(R);
-      continue;
-    }
-    std::string BadDir;
-    for (const CompileCommand &C : DB.getCompileCommands(File))
-      if (!C.Directory.empty() && !llvm::sys::fs::is_directory(C.Directory))
-        BadDir = C.Directory;
-    if (!BadDir.empty()) {
-      R.Error = "the compile command for '" + File + "' runs in '" + BadDir +
-                "', which does not exist";
-      Results.push_back(R);
-      continue;
-    }
-    ClangTool Tool(DB, {File});
-    ArgumentsAdjuster Extra = getInsertArgumentAdjuster(
-        CommandLineArguments{"-w", "-ferror-limit=10"},
-        ArgumentInsertPosition::END);
-    Tool.appendArgumentsAdjuster(
-        [](const CommandLineArguments &Args, llvm::StringRef) {
-          for (const std::string &A : Args)
-            if (llvm::StringRef(A).starts_with("-resource-dir"))
-              return Args;
-          CommandLineArguments Out = Args;
-          Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
-                     "-resource-dir=" SEAM_CLANG_RESOURCE_DIR);
-          return Out;
-        });
-    if (!Opts.BuildDir.empty() && Opts.HasExtraArgs)
-      Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-          Opts.ExtraArgs, ArgumentInsertPosition::END));
-    Tool.appendArgumentsAdjuster(Extra);
-    ErrorPrinter Printer(DiagOpts.get());
-    Tool.setDiagnosticConsumer(&Printer);
-    Tool.setPrintErrorMessage(false);
-    std::function<void(ASTContext &)> ForFile = [&](ASTContext &Ctx) {
-      OnTU(Ctx, File);
-    };
-    Factory F(ForFile);
-    // Parsing and the analysis recurse on expression depth: a generated
-    // chain of 20,000 calls needs more than the main thread's 8 MiB.
-    int Status = 1;
-    llvm::thread Worker(std::optional<unsigned>(1u << 30),
-                        [&] { Status = Tool.run(&F); });
-    Worker.join();
-    if (Status == 0 && Printer.Errors == 0) {
-      R.Ok = true;
-    } else if (Printer.Errors > 0) {
-      R.Error = "'" + File + "' does not compile (" +
-                std::to_string(Printer.Errors) + " error" +
-                (Printer.Errors == 1 ? "" : "s") +
-                " above); it was not analyzed";
-    } else {
-      R.Error = "'" + File +
-                "' could not be analyzed (no compile command "
-                "or the compiler could not start)";
-    }
-    Results.push_back(R);
+std::optional<std::string> checkSourceFile(const CompilationDatabase &DB,
+                                           const std::string &File) {
+  if (!llvm::sys::fs::exists(File))
+    return "no such file: '" + File + "'";
+  if (llvm::sys::fs::is_directory(File))
+    return "'" + File + "' is a directory, not a source file";
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(File, St) || !llvm::sys::fs::is_regular_file(St))
+    return "'" + File + "' is not a regular file"; // a FIFO would block
+  if (St.getSize() > MaxSourceBytes)
+    return "'" + File + "' is " + std::to_string(St.getSize() >> 20) +
+           " MiB; Seam analyzes source files of up to " +
+           std::to_string(MaxSourceBytes >> 20) + " MiB";
+  for (const CompileCommand &C : DB.getCompileCommands(File))
+    if (!C.Directory.empty() && !llvm::sys::fs::is_directory(C.Directory))
+      return "the compile command for '" + File + "' runs in '" +
+             C.Directory + "', which does not exist";
+  return std::nullopt;
+}
+
+ParseResult parseFile(const std::vector<CompileCommand> &Commands,
+                      const FrontendOptions &Opts, const std::string &File,
+                      const std::function<void(ASTContext &)> &OnTU) {
+  auto Start = std::chrono::steady_clock::now();
+  ParseResult R;
+  R.File = File;
+  CommandsDatabase DB(Commands);
+  // A file system of its own, so that entering the command's directory does
+  // not change the process's working directory under the other workers.
+  ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(),
+                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+                     llvm::vfs::createPhysicalFileSystem().release()));
+  Tool.appendArgumentsAdjuster(
+      [](const CommandLineArguments &Args, llvm::StringRef) {
+        for (const std::string &A : Args)
+          if (llvm::StringRef(A).starts_with("-resource-dir"))
+            return Args;
+        CommandLineArguments Out = Args;
+        Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
+                   "-resource-dir=" SEAM_CLANG_RESOURCE_DIR);
+        return Out;
+      });
+  // As clang-tidy: --extra-arg-before right after the compiler, then
+  // --extra-arg (and, with -p, the flags after "--") at the end.
+  if (!Opts.ArgsBefore.empty())
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+        Opts.ArgsBefore, ArgumentInsertPosition::BEGIN));
+  std::vector<std::string> After = Opts.ArgsAfter;
+  if (!Opts.BuildDir.empty() && Opts.HasExtraArgs)
+    After.insert(After.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+  // -fno-caret-diagnostics also keeps clang from printing "N errors
+  // generated." on stderr: its errors are results here.
+  After.insert(After.end(), {"-w", "-ferror-limit=10", "-fno-caret-diagnostics"});
+  Tool.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+  std::string Abs = File;
+  {
+    llvm::SmallString<256> P(File);
+    llvm::sys::fs::make_absolute(P);
+    llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+    Abs = std::string(P);
   }
-  return Results;
+  ErrorCollector Errors(Abs);
+  Tool.setDiagnosticConsumer(&Errors);
+  Tool.setPrintErrorMessage(false);
+  Factory F(OnTU);
+  // Parsing and the analysis recurse on expression depth: a generated
+  // chain of 20,000 calls needs more than a thread's usual 8 MiB.
+  int Status = 1;
+  llvm::thread Worker(std::optional<unsigned>(1u << 30),
+                      [&] { Status = Tool.run(&F); });
+  Worker.join();
+  R.CompileErrors = std::move(Errors.Errors);
+  size_t N = R.CompileErrors.size();
+  if (Status == 0 && N == 0) {
+    R.Ok = true;
+  } else if (N > 0) {
+    R.Error = "'" + File + "' does not compile (" + std::to_string(N) +
+              " error" + (N == 1 ? "" : "s") +
+              ", reported as clang-diagnostic-error); it was analyzed where "
+              "clang recovered";
+  } else {
+    R.Error = "'" + File +
+              "' could not be analyzed (no compile command or the compiler "
+              "could not start)";
+  }
+  R.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            Start)
+                  .count();
+  return R;
 }
 
 } // namespace seam

@@ -9,11 +9,14 @@
 #ifndef SEAM_FRONTEND_FRONTEND_H
 #define SEAM_FRONTEND_FRONTEND_H
 
+#include "Hazards/Finding.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Error.h"
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +25,9 @@ namespace seam {
 struct FrontendOptions {
   std::string BuildDir;               ///< -p
   bool HasExtraArgs = false;          ///< "--" was given
-  std::vector<std::string> ExtraArgs; ///< flags after "--"
+  std::vector<std::string> ExtraArgs; ///< the command after "--"
+  std::vector<std::string> ArgsBefore; ///< --extra-arg-before
+  std::vector<std::string> ArgsAfter;  ///< --extra-arg
 };
 
 /// Loads the compile database the options describe. \p Warning receives a
@@ -34,14 +39,26 @@ struct ParseResult {
   std::string File;
   bool Ok = false;
   std::string Error; ///< one line, when !Ok
+  /// The compiler's errors (with their notes), as 'clang-diagnostic-error'
+  /// findings; the AST was still analyzed where clang recovered.
+  std::vector<Finding> CompileErrors;
+  double Seconds = 0; ///< wall time of the parse and the analysis
 };
 
-/// Parses each file and calls \p OnTU with its AST when it parsed without
-/// errors. Compiler errors go to stderr as clang prints them.
-std::vector<ParseResult>
-parseFiles(const clang::tooling::CompilationDatabase &DB,
-           const FrontendOptions &Opts, const std::vector<std::string> &Files,
-           std::function<void(clang::ASTContext &, llvm::StringRef File)> OnTU);
+/// Checks that \p File can be parsed at all (exists, regular, not huge, its
+/// compile command's directory exists); returns the one-line reason if not.
+std::optional<std::string>
+checkSourceFile(const clang::tooling::CompilationDatabase &DB,
+                const std::string &File);
+
+/// Parses \p File with \p Commands (from the database, read by the caller)
+/// and calls \p OnTU with its AST, also when clang reported errors and
+/// recovered. Safe to call from several threads at once: each call has its
+/// own compiler instance, file manager and diagnostics.
+ParseResult
+parseFile(const std::vector<clang::tooling::CompileCommand> &Commands,
+          const FrontendOptions &Opts, const std::string &File,
+          const std::function<void(clang::ASTContext &)> &OnTU);
 
 } // namespace seam
 

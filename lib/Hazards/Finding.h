@@ -109,6 +109,12 @@ struct Finding {
   std::string HotReason; ///< loop | forward | region | call | capture
   std::optional<CostEstimate> Cost;
 
+  /// Stable identity for baselines and SARIF partialFingerprints (set by
+  /// the driver, docs/ci.md).
+  std::string Fingerprint;
+  /// A warning that --warnings-as-errors made an error.
+  bool PromotedToError = false;
+
   /// Index of the trigger site in its TU's site list (for the cost model
   /// of the same TU); not reported.
   int SiteIndex = -1;

@@ -22,6 +22,16 @@ static llvm::StringRef lineAt(const SourceManager &SM, SourceLocation F) {
       .rtrim('\r');
 }
 
+std::string absolutePath(const SourceManager &SM, FileEntryRef FE) {
+  // Relative names are relative to the compile command's directory, which is
+  // the file manager's working directory, not the process's: several
+  // translation units are parsed at once, each in its own directory.
+  llvm::SmallString<256> Path(FE.getName());
+  SM.getFileManager().makeAbsolutePath(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  return std::string(Path);
+}
+
 SourcePoint makePoint(const SourceManager &SM, const LangOptions &LO,
                       SourceLocation Loc, SourceLocation End) {
   SourcePoint P;
@@ -31,10 +41,7 @@ SourcePoint makePoint(const SourceManager &SM, const LangOptions &LO,
   OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(F));
   if (!FE)
     return P;
-  llvm::SmallString<256> Path(FE->getName());
-  llvm::sys::fs::make_absolute(Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  P.File = std::string(Path);
+  P.File = absolutePath(SM, *FE);
   P.Line = SM.getSpellingLineNumber(F);
   P.Column = SM.getSpellingColumnNumber(F);
   P.LineText = lineAt(SM, F).str();
@@ -50,45 +57,6 @@ SourcePoint makePoint(const SourceManager &SM, const LangOptions &LO,
                     std::max(Lexer::MeasureTokenLength(E, SM, LO), 1u);
   }
   return P;
-}
-
-static bool listNames(llvm::StringRef After, llvm::StringRef Rule) {
-  // "NOLINT" alone silences everything; "NOLINT(a, b*)" only what it names.
-  After = After.ltrim(' ');
-  if (!After.starts_with("("))
-    return true;
-  llvm::StringRef List = After.drop_front().split(')').first;
-  llvm::SmallVector<llvm::StringRef, 4> Names;
-  List.split(Names, ',');
-  for (llvm::StringRef N : Names) {
-    N = N.trim();
-    if (N == Rule || N == "*")
-      return true;
-    if (N.ends_with("*") && Rule.starts_with(N.drop_back()))
-      return true;
-  }
-  return false;
-}
-
-bool isSuppressed(const SourceManager &SM, SourceLocation Loc,
-                  llvm::StringRef Rule) {
-  SourceLocation F = SM.getFileLoc(Loc);
-  llvm::StringRef Line = lineAt(SM, F);
-  size_t Pos = Line.find("NOLINT");
-  while (Pos != llvm::StringRef::npos) {
-    llvm::StringRef After = Line.substr(Pos + 6);
-    if (!After.starts_with("NEXTLINE") && !After.starts_with("BEGIN") &&
-        !After.starts_with("END") && listNames(After, Rule))
-      return true;
-    Pos = Line.find("NOLINT", Pos + 6);
-  }
-  unsigned LineNo = SM.getSpellingLineNumber(F);
-  if (LineNo <= 1)
-    return false;
-  SourceLocation Prev = SM.translateLineCol(SM.getFileID(F), LineNo - 1, 1);
-  llvm::StringRef PrevLine = lineAt(SM, Prev);
-  size_t N = PrevLine.find("NOLINTNEXTLINE");
-  return N != llvm::StringRef::npos && listNames(PrevLine.substr(N + 14), Rule);
 }
 
 std::string exprText(const SourceManager &SM, const LangOptions &LO,

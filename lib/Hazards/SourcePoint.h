@@ -10,16 +10,17 @@
 
 namespace seam {
 
+/// The absolute path of \p FE, resolved against the translation unit's
+/// working directory.
+std::string absolutePath(const clang::SourceManager &SM,
+                         clang::FileEntryRef FE);
+
 /// The file position of \p Loc (macro arguments map to where they were
 /// written, macro bodies to the expansion); \p End, when valid, extends the
 /// range to the end of that token on the same line.
 SourcePoint makePoint(const clang::SourceManager &SM,
                       const clang::LangOptions &LO, clang::SourceLocation Loc,
                       clang::SourceLocation End = {});
-
-/// True when a NOLINT or NOLINTNEXTLINE comment silences \p Rule at \p P.
-bool isSuppressed(const clang::SourceManager &SM, clang::SourceLocation Loc,
-                  llvm::StringRef Rule);
 
 /// Source text of \p E on one line, shortened for messages.
 std::string exprText(const clang::SourceManager &SM,

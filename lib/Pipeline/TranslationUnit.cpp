@@ -11,11 +11,12 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
                                   const AnalysisOptions &Opts,
                                   const CostOptions &Cost) {
   TUAnalysis Out;
+  Api.forgetAST(); // its caches are keyed by the previous TU's declarations
   FlowCache Flows(Ctx);
   RegionModel Regions(Ctx, Api, Opts.Regions, Flows);
   std::vector<TriggerSite> Sites =
       findTriggerSites(Ctx, Api, Regions, &Out.Incomplete);
-  Out.Findings = findHazards(Ctx, Api, Regions, Sites, Opts);
+  Out.Findings = findHazards(Ctx, Api, Regions, Sites, Opts, &Out.NolintProblems);
   estimateCosts(Ctx, Api, Regions, Sites, Out.Findings, Cost, Out.Summary);
   return Out;
 }

@@ -24,6 +24,9 @@ struct TUAnalysis {
   /// Functions whose analysis stopped at an iteration limit; their results
   /// may be incomplete. Reported, never silent.
   std::vector<std::string> Incomplete;
+  /// Unmatched NOLINTBEGIN/NOLINTEND comments ('seam-nolint'); the
+  /// clang-tidy plugin leaves them to clang-tidy, which reports its own.
+  std::vector<Finding> NolintProblems;
 };
 
 TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,

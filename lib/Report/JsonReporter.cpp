@@ -72,7 +72,8 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
          {"api", F.Api},
          {"hotPath", F.HotReason},
          {"path", Path},
-         {"cost", F.Cost ? costJson(*F.Cost) : nlohmann::json(nullptr)}});
+         {"cost", F.Cost ? costJson(*F.Cost) : nlohmann::json(nullptr)},
+         {"fingerprint", F.Fingerprint}});
   }
   nlohmann::json Errors = nlohmann::json::array();
   for (const InputError &E : R.Errors)
@@ -87,7 +88,9 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
                         {"results", Results},
                         {"summary", Summary},
                         {"errors", Errors},
-                        {"incompleteFunctions", R.Incomplete}};
+                        {"incompleteFunctions", R.Incomplete},
+                        {"baselined", R.Baselined},
+                        {"notes", R.Notes}};
   // Paths and source text need not be UTF-8: invalid bytes become U+FFFD.
   OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
      << "\n";

@@ -31,14 +31,26 @@ struct Report {
   std::vector<InputError> Errors;
   std::vector<SummaryRow> Summary;    ///< --summary rows, costliest first
   std::vector<std::string> RulePacks; ///< paths of the packs used
-  std::string WorkDir;                ///< base for relative SARIF URIs
+  std::string SourceRoot; ///< %SRCROOT%: base of relative paths and URIs
+  std::string Category;   ///< SARIF automationDetails (--sarif-category)
+  /// Run-level notes (stale or expired baseline entries, ...).
+  std::vector<std::string> Notes;
+  unsigned Baselined = 0; ///< results a --baseline accepted
   /// Functions whose analysis stopped at an iteration limit.
   unsigned Incomplete = 0;
 };
 
 extern const char *const SeamVersion;
 
+/// Where the docs page of rule \p Id is (SEAM_DOCS_URL or the installed
+/// docs); with "", the docs index.
+std::string ruleDocUri(llvm::StringRef Id);
+/// The page itself, embedded at build time ("" when it has none).
+llvm::StringRef ruleDocMarkdown(llvm::StringRef Id);
+
 void writeText(llvm::raw_ostream &OS, const Report &R, bool Color);
+/// One result with its caret and notes, as writeText prints each.
+void writeTextFinding(llvm::raw_ostream &OS, const Finding &F, bool Color);
 /// The --summary table: compiled regions and hot loops by estimated cost.
 void writeSummary(llvm::raw_ostream &OS, const Report &R);
 void writeJson(llvm::raw_ostream &OS, const Report &R);

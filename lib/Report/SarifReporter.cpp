@@ -1,11 +1,21 @@
 //===- SarifReporter.cpp - SARIF 2.1.0 for code review and CI -------------===//
+//
+// Written for GitHub code scanning as well as for the schema: rules carry
+// helpUri and help.markdown (their docs page), results carry
+// partialFingerprints, URIs are relative to %SRCROOT%, related locations are
+// linked from the message text, columns are UTF-16 code units (SARIF's
+// default, as GitHub reads them), and results are ordered by rank.
+//
+//===----------------------------------------------------------------------===//
 #include "Report/JsonUtil.h"
 #include "Report/Reporters.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/Path.h"
 
 namespace seam {
+
 namespace {
 
 /// Percent-encodes a path for a URI (RFC 3986 unreserved characters and
@@ -30,65 +40,162 @@ nlohmann::json artifact(const std::string &File, const std::string &Base) {
   return {{"uri", "file://" + uriEscape(F)}};
 }
 
+/// The UTF-16 column of byte column \p ByteCol (1-based) in \p Line. Bytes
+/// that are not UTF-8 count one each.
+unsigned utf16Column(llvm::StringRef Line, unsigned ByteCol) {
+  unsigned Units = 1;
+  size_t I = 0, End = std::min<size_t>(ByteCol - 1, Line.size());
+  while (I < End) {
+    unsigned char C = Line[I];
+    unsigned Len = C < 0x80 ? 1 : (C >> 5) == 0x6 ? 2 : (C >> 4) == 0xE ? 3
+                              : (C >> 3) == 0x1E ? 4 : 1;
+    if (I + Len > Line.size() || Len == 1 || !llvm::isLegalUTF8Sequence(
+            reinterpret_cast<const llvm::UTF8 *>(Line.data() + I),
+            reinterpret_cast<const llvm::UTF8 *>(Line.data() + I + Len)))
+      Len = 1;
+    Units += Len == 4 ? 2 : 1;
+    I += Len;
+  }
+  if (ByteCol - 1 > Line.size()) // past the text: count the rest as bytes
+    Units += ByteCol - 1 - Line.size();
+  return Units;
+}
+
 nlohmann::json physical(const SourcePoint &P, const std::string &Base) {
-  nlohmann::json Region = {{"startLine", P.Line}, {"startColumn", P.Column}};
+  nlohmann::json Loc = {{"artifactLocation", artifact(P.File, Base)}};
+  if (P.Line == 0)
+    return Loc; // a driver error belongs to the file, not a line
+  nlohmann::json Region = {{"startLine", P.Line},
+                           {"startColumn", utf16Column(P.LineText, P.Column)}};
   if (P.EndLine >= P.Line && P.EndColumn > 0) {
     Region["endLine"] = P.EndLine;
-    Region["endColumn"] = P.EndColumn;
+    Region["endColumn"] = P.EndLine == P.Line
+                              ? utf16Column(P.LineText, P.EndColumn)
+                              : P.EndColumn;
   }
   if (!P.LineText.empty())
     Region["snippet"] = {{"text", P.LineText}};
-  return {{"artifactLocation", artifact(P.File, Base)}, {"region", Region}};
+  Loc["region"] = Region;
+  return Loc;
 }
 
 const char *sarifLevel(Level L) {
   return L == Level::Error ? "error" : L == Level::Warning ? "warning" : "note";
 }
 
+/// A short label for a related location in the message: "[loop](1)".
+std::string linkLabel(const PathNote &N) {
+  llvm::StringRef M(N.Message);
+  if (N.IsCall)
+    return "call";
+  if (M.contains("loop"))
+    return "loop";
+  if (M.contains("region"))
+    return "region";
+  if (M.contains("capture"))
+    return "capture";
+  if (M.contains("condition"))
+    return "condition";
+  if (M.contains("forward"))
+    return "forward";
+  return "note";
+}
+
 } // namespace
 
+/// GitHub shows at most this many results of a run.
+static constexpr size_t MaxSarifResults = 5000;
+
 void writeSarif(llvm::raw_ostream &OS, const Report &R) {
-  const std::string &Base = R.WorkDir;
+  const std::string &Base = R.SourceRoot;
   nlohmann::json Rules = nlohmann::json::array();
-  for (const RuleInfo &Rule : ruleCatalog())
+  for (const RuleInfo &Rule : ruleCatalog()) {
+    nlohmann::json Help = {{"text", Rule.Help}};
+    if (llvm::StringRef Md = ruleDocMarkdown(Rule.Id); !Md.empty())
+      Help["markdown"] = Md.str();
     Rules.push_back(
         {{"id", Rule.Id},
          {"name", Rule.Name},
          {"shortDescription", {{"text", Rule.ShortDescription}}},
          {"fullDescription", {{"text", Rule.FullDescription}}},
-         {"help", {{"text", Rule.Help}}},
+         {"help", Help},
+         {"helpUri", ruleDocUri(Rule.Id)},
          {"defaultConfiguration", {{"level", sarifLevel(Rule.DefaultLevel)}}},
-         {"properties", {{"tags", {"performance"}}}}});
+         {"properties",
+          {{"tags", Rule.Selectable ? std::vector<std::string>{"performance"}
+                                    : std::vector<std::string>{"correctness"}},
+           {"precision", "high"}}}});
+  }
+
+  // Costliest first; GitHub keeps the first 5,000.
+  std::vector<const Finding *> Order;
+  for (const Finding &F : R.Findings)
+    Order.push_back(&F);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [](const Finding *A, const Finding *B) {
+                     auto Rank = [](const Finding *F) {
+                       return F->Cost ? F->Cost->Rank : 0u;
+                     };
+                     return std::make_tuple(-static_cast<int>(A->Severity),
+                                            -static_cast<int>(Rank(A))) <
+                            std::make_tuple(-static_cast<int>(B->Severity),
+                                            -static_cast<int>(Rank(B)));
+                   });
+  size_t Cut = 0;
+  if (Order.size() > MaxSarifResults) {
+    Cut = Order.size() - MaxSarifResults;
+    Order.resize(MaxSarifResults);
+  }
 
   nlohmann::json Results = nlohmann::json::array();
-  for (const Finding &F : R.Findings) {
+  for (const Finding *FP : Order) {
+    const Finding &F = *FP;
     int RuleIndex = 0;
     for (size_t I = 0; I < ruleCatalog().size(); ++I)
       if (ruleCatalog()[I].Id == F.RuleId)
         RuleIndex = static_cast<int>(I);
-    nlohmann::json Result = {
-        {"ruleId", F.RuleId},
-        {"ruleIndex", RuleIndex},
-        {"level", sarifLevel(F.Severity)},
-        {"message",
-         {{"text", F.Message + (F.Cost && !F.Cost->Summary.empty()
-                                    ? "; " + F.Cost->Summary
-                                    : std::string())}}},
-        {"locations",
-         {{{"physicalLocation", physical(F.Where, Base)},
-           {"logicalLocations",
-            {{{"fullyQualifiedName", F.Function}, {"kind", "function"}}}}}}}};
+    std::string Text = F.Message;
+    if (F.Cost && !F.Cost->Summary.empty())
+      Text += "; " + F.Cost->Summary;
     nlohmann::json Related = nlohmann::json::array();
+    std::vector<std::string> Links;
     bool HasCall = false;
     for (size_t I = 0; I < F.Path.size(); ++I) {
       if (!F.Path[I].Where.valid())
         continue;
       HasCall |= F.Path[I].IsCall;
+      int Id = static_cast<int>(Related.size()) + 1;
       Related.push_back(
-          {{"id", static_cast<int>(I)},
+          {{"id", Id},
            {"message", {{"text", F.Path[I].Message}}},
            {"physicalLocation", physical(F.Path[I].Where, Base)}});
+      Links.push_back("[" + linkLabel(F.Path[I]) + "](" + std::to_string(Id) +
+                      ")");
     }
+    if (!Links.empty()) {
+      // SARIF's embedded links: each related location, by id, from the text.
+      // Brackets of the plain text are escaped, as SARIF requires next to
+      // embedded links.
+      std::string Escaped;
+      for (char C : Text) {
+        if (C == '[' || C == ']')
+          Escaped += '\\';
+        Escaped += C;
+      }
+      Text = Escaped + " (see " + llvm::join(Links, ", ") + ")";
+    }
+    nlohmann::json Result = {
+        {"ruleId", F.RuleId},
+        {"ruleIndex", RuleIndex},
+        {"level", sarifLevel(F.Severity)},
+        {"message", {{"text", Text}}},
+        {"locations",
+         {{{"physicalLocation", physical(F.Where, Base)}}}}};
+    if (!F.Function.empty())
+      Result["locations"][0]["logicalLocations"] = {
+          {{"fullyQualifiedName", F.Function}, {"kind", "function"}}};
+    if (!F.Fingerprint.empty())
+      Result["partialFingerprints"] = {{"seam/v1", F.Fingerprint}};
     if (!Related.empty())
       Result["relatedLocations"] = Related;
     if (HasCall) {
@@ -122,6 +229,19 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
     Notifications.push_back({{"level", "error"},
                              {"message", {{"text", E.Message}}},
                              {"descriptor", {{"id", "seam-input-error"}}}});
+  for (const std::string &N : R.Notes)
+    Notifications.push_back({{"level", "note"},
+                             {"message", {{"text", N}}},
+                             {"descriptor", {{"id", "seam-baseline"}}}});
+  if (Cut)
+    Notifications.push_back(
+        {{"level", "warning"},
+         {"message",
+          {{"text", std::to_string(Cut) + " lower-ranked results were left "
+                    "out: GitHub code scanning shows at most " +
+                    std::to_string(MaxSarifResults) + " per run; the JSON "
+                    "format has them all"}}},
+         {"descriptor", {{"id", "seam-results-cut"}}}});
   nlohmann::json Invocation = {{"executionSuccessful", R.Errors.empty()}};
   if (!Notifications.empty())
     Invocation["toolExecutionNotifications"] = Notifications;
@@ -131,10 +251,18 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
                            {{"name", "seam"},
                             {"version", SeamVersion},
                             {"semanticVersion", SeamVersion},
+                            {"informationUri", ruleDocUri("")},
                             {"rules", Rules}}}}},
                         {"invocations", {Invocation}},
-                        {"columnKind", "unicodeCodePoints"},
+                        {"columnKind", "utf16CodeUnits"},
                         {"results", Results}};
+  if (!R.Category.empty()) {
+    // GitHub reads the category as everything up to the last '/'.
+    std::string Id = R.Category;
+    if (Id.back() != '/')
+      Id += '/';
+    Run["automationDetails"] = {{"id", Id}};
+  }
   if (!R.Summary.empty()) {
     nlohmann::json Summary = nlohmann::json::array();
     for (const SummaryRow &Row : R.Summary)
@@ -142,6 +270,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
     Run["properties"] = {{"summary", Summary}};
   }
   Run["properties"]["incompleteFunctions"] = R.Incomplete;
+  Run["properties"]["baselined"] = R.Baselined;
   if (!Base.empty())
     Run["originalUriBaseIds"] = {
         {"%SRCROOT%", {{"uri", "file://" + uriEscape(Base) + "/"}}}};

@@ -26,7 +26,10 @@ static void header(llvm::raw_ostream &OS, const SourcePoint &P, Level L,
                    bool Color) {
   if (Color)
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-  OS << P.File << ":" << P.Line << ":" << P.Column << ": ";
+  OS << P.File;
+  if (P.Line > 0) // a driver error has no line
+    OS << ":" << P.Line << ":" << P.Column;
+  OS << ": ";
   if (Color)
     OS.changeColor(L == Level::Error     ? llvm::raw_ostream::RED
                    : L == Level::Warning ? llvm::raw_ostream::MAGENTA
@@ -38,7 +41,12 @@ static void header(llvm::raw_ostream &OS, const SourcePoint &P, Level L,
 }
 
 void writeText(llvm::raw_ostream &OS, const Report &R, bool Color) {
-  for (const Finding &F : R.Findings) {
+  for (const Finding &F : R.Findings)
+    writeTextFinding(OS, F, Color);
+}
+
+void writeTextFinding(llvm::raw_ostream &OS, const Finding &F, bool Color) {
+  {
     header(OS, F.Where, F.Severity, Color);
     if (Color)
       OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);

@@ -1,6 +1,7 @@
 //===- Registry.cpp - The list of Seam's rules, and applying them ---------===//
 #include "Hazards/SourcePoint.h"
 #include "Rules/Rule.h"
+#include "Rules/Suppressions.h"
 
 namespace seam {
 
@@ -18,11 +19,13 @@ llvm::ArrayRef<const Rule *> ruleRegistry() {
 std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
                                  const RegionModel &Regions,
                                  const std::vector<TriggerSite> &Sites,
-                                 const AnalysisOptions &Opts) {
+                                 const AnalysisOptions &Opts,
+                                 std::vector<Finding> *NolintProblems) {
   (void)Api;
   const clang::SourceManager &SM = Ctx.getSourceManager();
   const clang::LangOptions &LO = Ctx.getLangOpts();
   std::vector<Finding> Out;
+  Suppressions Nolint(SM);
   for (size_t I = 0; I < Sites.size(); ++I) {
     const TriggerSite &S = Sites[I];
     SiteContext C = Regions.contextAt(S.Node, S.Call, S.Match.Loc);
@@ -37,10 +40,12 @@ std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
     for (const Rule *R : ruleRegistry()) {
       Finding F = Base;
       F.RuleId = R->info().Id;
-      if (R->check(In, F) && !isSuppressed(SM, S.Match.Loc, F.RuleId))
+      if (R->check(In, F) && !Nolint.suppressed(S.Match.Loc, F.RuleId))
         Out.push_back(std::move(F));
     }
   }
+  if (NolintProblems)
+    *NolintProblems = Nolint.problems();
   return Out;
 }
 

@@ -29,6 +29,11 @@ struct RuleInfo {
   std::string FullDescription;
   std::string Help;
   Level DefaultLevel;
+  /// False for what is always reported and cannot be selected by --checks
+  /// (compiler errors, unmatched NOLINT comments).
+  bool Selectable = true;
+  /// One before/after example for `seam explain`.
+  std::string Example;
 };
 
 /// One site with everything a rule may ask about it.
@@ -52,11 +57,14 @@ public:
 /// Every rule, in the order they are applied.
 llvm::ArrayRef<const Rule *> ruleRegistry();
 
-/// Classifies the sites of one TU into findings, rule by rule.
-std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
-                                 const RegionModel &Regions,
-                                 const std::vector<TriggerSite> &Sites,
-                                 const AnalysisOptions &Opts);
+/// Classifies the sites of one TU into findings, rule by rule, leaving out
+/// what NOLINT comments suppress (Suppressions.h). \p NolintProblems, when
+/// given, receives the unmatched NOLINTBEGIN/NOLINTEND comments.
+std::vector<Finding>
+findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
+            const RegionModel &Regions, const std::vector<TriggerSite> &Sites,
+            const AnalysisOptions &Opts,
+            std::vector<Finding> *NolintProblems = nullptr);
 
 // Shared by the rules (RuleSupport.cpp).
 /// "'.item()' reads 'x' on the host", "printing 'x' with '<<' ...".

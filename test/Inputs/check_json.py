@@ -15,10 +15,12 @@ def check_loc(l):
     for k, t in LOC.items():
         assert isinstance(l[k], t), (k, l)
 KEYS = {"ruleId", "level", "message", "location", "trigger", "residency",
-        "region", "function", "api", "hotPath", "path", "cost"}
+        "region", "function", "api", "hotPath", "path", "cost", "fingerprint"}
+assert isinstance(doc["baselined"], int) and isinstance(doc["notes"], list)
 for r in doc["results"]:
     assert set(r) == KEYS, set(r) ^ KEYS
     check_loc(r["location"])
+    assert len(r["fingerprint"]) == 16, r["fingerprint"]
     assert r["level"] in ("note", "warning", "error")
     assert r["region"] is None or isinstance(r["region"], str)
     for p in r["path"]:

@@ -2,6 +2,7 @@
 """Validates a SARIF file against the SARIF 2.1.0 schema and Seam's own
 promises, then prints one summary line per result for FileCheck."""
 import json
+import re
 import sys
 
 import jsonschema
@@ -16,10 +17,15 @@ validator(schema).validate(doc)
 run = doc["runs"][0]
 rules = run["tool"]["driver"]["rules"]
 ids = [r["id"] for r in rules]
-assert ids == ["seam-graph-break", "seam-host-sync", "seam-capture-sync"], ids
+assert ids == ["seam-graph-break", "seam-host-sync", "seam-capture-sync",
+               "clang-diagnostic-error", "seam-nolint"], ids
+# What GitHub code scanning reads.
+assert run["columnKind"] == "utf16CodeUnits", run["columnKind"]
 for r in rules:
     for key in ("shortDescription", "fullDescription", "help"):
         assert r[key]["text"], (r["id"], key)
+    assert r["help"]["markdown"].startswith("# " + r["id"]), r["id"]
+    assert r["helpUri"].endswith("/rules/%s.md" % r["id"]), r["helpUri"]
     assert r["defaultConfiguration"]["level"] in ("warning", "error")
 print("rules:", " ".join("%s=%s" % (r["id"], r["defaultConfiguration"]["level"]) for r in rules))
 
@@ -28,6 +34,16 @@ for res in run["results"]:
     loc = res["locations"][0]["physicalLocation"]
     region = loc["region"]
     props = res["properties"]
+    fp = res["partialFingerprints"]["seam/v1"]
+    assert len(fp) == 16 and int(fp, 16) >= 0, fp
+    related = res.get("relatedLocations", [])
+    links = [int(m) for m in re.findall(r"(?<!\\)\[[^\]]*\]\((\d+)\)", res["message"]["text"])]
+    assert sorted(links) == sorted(r["id"] for r in related), (links, related)
+    if res["ruleId"] in ("clang-diagnostic-error", "seam-nolint"):
+        print("result: %s %s %s:%d:%d" % (res["ruleId"], res["level"],
+              loc["artifactLocation"]["uri"], region.get("startLine", 0),
+              region.get("startColumn", 0)))
+        continue
     assert props["trigger"] in ("scalar-read", "host-copy", "print",
                                 "dynamic-shape", "explicit-sync"), props
     assert props["residency"] in ("device", "unknown", "host"), props
@@ -42,7 +58,6 @@ for res in run["results"]:
                        ("idleMicrosTotal", (int, float, type(None)))):
         assert isinstance(cost[key], types), (key, cost)
     assert 0 <= res["rank"] <= 100 and res["rank"] == cost["rank"], res
-    related = res.get("relatedLocations", [])
     flows = res.get("codeFlows", [])
     steps = len(flows[0]["threadFlows"][0]["locations"]) if flows else 0
     print("result: %s %s %s:%d:%d-%d trigger=%s residency=%s region=%s related=%d flow=%d rank=%d" % (

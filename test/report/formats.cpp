@@ -26,14 +26,17 @@ void train(int n) {
   }
 }
 
-// SARIF: rules: seam-graph-break=warning seam-host-sync=warning seam-capture-sync=error
-// SARIF: result: seam-graph-break warning {{.*}}formats.cpp:15:13-17 trigger=print residency=unknown region=step related=1 flow=0
-// SARIF-NEXT: related: 14:52 compiled region 'step' begins here (annotated as a compiled region)
-// SARIF: result: seam-host-sync warning {{.*}}formats.cpp:15:13-17 trigger=print residency=unknown region=- related=1 flow=0
-// SARIF: result: seam-host-sync warning {{.*}}formats.cpp:19:49-62 trigger=scalar-read residency=device region=- related=2 flow=3 rank=55
+// Results come costliest first (rank), URIs relative to the git top level.
+// SARIF: rules: seam-graph-break=warning seam-host-sync=warning seam-capture-sync=error clang-diagnostic-error=error seam-nolint=error
+// SARIF-NEXT: result: seam-host-sync warning test/report/formats.cpp:19:49-62 trigger=scalar-read residency=device region=- related=2 flow=3 rank=55
 // SARIF-NEXT: related: 23:3 inside this loop, which runs the call every iteration
 // SARIF-NEXT: related: 24:5 'helper' called here, from 'train'
-// SARIF: result: seam-host-sync warning {{.*}}formats.cpp:25:16-21 trigger=host-copy residency=device region=- related=1 flow=0
+// SARIF-NEXT: result: seam-host-sync warning test/report/formats.cpp:25:16-21 trigger=host-copy residency=device region=- related=1 flow=0 rank=55
+// SARIF-NEXT: related: 23:3
+// SARIF-NEXT: result: seam-host-sync warning test/report/formats.cpp:15:13-17 trigger=print residency=unknown region=- related=1 flow=0 rank=27
+// SARIF-NEXT: related: 14:52
+// SARIF-NEXT: result: seam-graph-break warning test/report/formats.cpp:15:13-17 trigger=print residency=unknown region=step related=1 flow=0 rank=22
+// SARIF-NEXT: related: 14:52 compiled region 'step' begins here (annotated as a compiled region)
 // SARIF: valid: 4 results
 
 // JSON: result: seam-graph-break 15:13 print unknown region=step hot=region path=context

@@ -1,0 +1,177 @@
+//===- Baseline.cpp - Fingerprints and baselines --------------------------===//
+#include "Driver/Baseline.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/xxhash.h"
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+namespace seam {
+
+std::string relativeToRoot(llvm::StringRef Path, llvm::StringRef Root) {
+  if (!Root.empty() && Path.starts_with(Root) && Path.size() > Root.size() &&
+      (Path[Root.size()] == '/' || Root.ends_with("/")))
+    return Path.drop_front(Root.size()).ltrim('/').str();
+  return Path.str();
+}
+
+static std::string squeeze(llvm::StringRef Line) {
+  std::string Out;
+  for (char C : Line)
+    if (C != ' ' && C != '\t' && C != '\r')
+      Out += C;
+  return Out;
+}
+
+void assignFingerprints(std::vector<Finding> &Findings, llvm::StringRef Root) {
+  std::map<std::string, unsigned> Seen;
+  for (Finding &F : Findings) {
+    std::string Key = F.RuleId + '\0' + relativeToRoot(F.Where.File, Root) +
+                      '\0' + F.Function + '\0' + squeeze(F.Where.LineText);
+    unsigned Occurrence = Seen[Key]++;
+    Key += '\0' + std::to_string(Occurrence);
+    char Buf[17];
+    std::snprintf(Buf, sizeof(Buf), "%016llx",
+                  static_cast<unsigned long long>(llvm::xxh3_64bits(Key)));
+    F.Fingerprint = Buf;
+  }
+}
+
+static bool validDate(llvm::StringRef D) {
+  if (D.size() != 10 || D[4] != '-' || D[7] != '-')
+    return false;
+  for (size_t I : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (D[I] < '0' || D[I] > '9')
+      return false;
+  return true;
+}
+
+llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path) {
+  auto Err = [&](const std::string &Why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "invalid baseline '%s': %s",
+                                   Path.str().c_str(), Why.c_str());
+  };
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return Err(Buf.getError().message());
+  nlohmann::json J =
+      nlohmann::json::parse((*Buf)->getBuffer().begin(),
+                            (*Buf)->getBuffer().end(), nullptr, false);
+  if (J.is_discarded() || !J.is_object() || !J.contains("results") ||
+      !J["results"].is_array())
+    return Err("expected a JSON object with a \"results\" list (written by "
+               "--write-baseline)");
+  Baseline B;
+  B.Path = Path.str();
+  size_t Index = 0;
+  for (const nlohmann::json &E : J["results"]) {
+    std::string Where = "entry " + std::to_string(Index++);
+    if (!E.is_object() || !E.contains("fingerprint") ||
+        !E["fingerprint"].is_string())
+      return Err(Where + " has no \"fingerprint\"");
+    BaselineEntry Out;
+    auto Str = [&](const char *Key, std::string &Into) {
+      if (E.contains(Key) && E[Key].is_string())
+        Into = E[Key].get<std::string>();
+    };
+    Out.Fingerprint = E["fingerprint"].get<std::string>();
+    Str("rule", Out.Rule);
+    Str("file", Out.File);
+    Str("function", Out.Function);
+    Str("message", Out.Message);
+    Str("reason", Out.Reason);
+    Str("expires", Out.Expires);
+    if (E.contains("line") && E["line"].is_number_unsigned())
+      Out.Line = E["line"].get<unsigned>();
+    if (!Out.Expires.empty() && !validDate(Out.Expires))
+      return Err(Where + " has \"expires\": \"" + Out.Expires +
+                 "\" (expected YYYY-MM-DD)");
+    B.Entries[Out.Fingerprint] = std::move(Out);
+  }
+  return B;
+}
+
+unsigned Baseline::filter(std::vector<Finding> &Findings,
+                          llvm::StringRef Today) {
+  unsigned Dropped = 0;
+  std::vector<Finding> Kept;
+  for (Finding &F : Findings) {
+    auto It = Entries.find(F.Fingerprint);
+    if (It == Entries.end() || F.RuleId == "clang-diagnostic-error") {
+      Kept.push_back(std::move(F));
+      continue;
+    }
+    bool First = Used.insert(F.Fingerprint).second;
+    if (!It->second.Expires.empty() && It->second.Expires < Today) {
+      if (First)
+        Expired.push_back(It->second);
+      Kept.push_back(std::move(F));
+      continue;
+    }
+    ++Dropped;
+  }
+  Findings = std::move(Kept);
+  return Dropped;
+}
+
+std::vector<BaselineEntry>
+Baseline::stale(const std::set<std::string> &AnalyzedRelFiles) const {
+  std::vector<BaselineEntry> Out;
+  for (auto &[FP, E] : Entries)
+    if (!Used.count(FP) && AnalyzedRelFiles.count(E.File))
+      Out.push_back(E);
+  std::sort(Out.begin(), Out.end(), [](const auto &A, const auto &B) {
+    return std::tie(A.File, A.Line, A.Rule) < std::tie(B.File, B.Line, B.Rule);
+  });
+  return Out;
+}
+
+const BaselineEntry *Baseline::find(const std::string &Fingerprint) const {
+  auto It = Entries.find(Fingerprint);
+  return It == Entries.end() ? nullptr : &It->second;
+}
+
+std::string baselineText(const std::vector<Finding> &Findings,
+                         llvm::StringRef Root, const Baseline *Previous) {
+  nlohmann::json Results = nlohmann::json::array();
+  for (const Finding &F : Findings) {
+    if (F.RuleId == "clang-diagnostic-error")
+      continue; // a compile error is never accepted
+    nlohmann::json E = {{"fingerprint", F.Fingerprint},
+                        {"rule", F.RuleId},
+                        {"file", relativeToRoot(F.Where.File, Root)},
+                        {"line", F.Where.Line},
+                        {"function", F.Function},
+                        {"message", F.Message}};
+    if (const BaselineEntry *Old =
+            Previous ? Previous->find(F.Fingerprint) : nullptr) {
+      if (!Old->Reason.empty())
+        E["reason"] = Old->Reason;
+      if (!Old->Expires.empty())
+        E["expires"] = Old->Expires;
+    }
+    Results.push_back(E);
+  }
+  nlohmann::json Doc = {{"version", 1},
+                        {"tool", "seam"},
+                        {"fingerprint", "seam/v1"},
+                        {"results", Results}};
+  return Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
+}
+
+std::string today() {
+  if (auto Env = llvm::sys::Process::GetEnv("SEAM_TODAY"); Env && !Env->empty())
+    return *Env;
+  std::time_t T = std::time(nullptr);
+  std::tm UTC;
+  gmtime_r(&T, &UTC);
+  char Buf[16];
+  std::strftime(Buf, sizeof(Buf), "%Y-%m-%d", &UTC);
+  return Buf;
+}
+
+} // namespace seam
