@@ -8,6 +8,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <CLI/CLI.hpp>
 #include <cstring>
+#include <set>
 #include <iostream>
 
 using namespace seam;
@@ -73,16 +74,26 @@ int usageError(const std::string &Msg, const std::string &Cmd) {
 int main(int Argc, char **Argv) {
   // Everything after "--" is compiler flags, as with clang-tidy.
   std::vector<std::string> Args, Extra;
+  std::set<std::string> EmptyValue; // options given as "--name="
   bool SawDashDash = false;
   for (int I = 1; I < Argc; ++I) {
     if (!SawDashDash && std::strcmp(Argv[I], "--") == 0) {
       SawDashDash = true;
       continue;
     }
-    if (SawDashDash)
+    if (SawDashDash) {
       Extra.push_back(Argv[I]);
-    else
-      Args.push_back(tidySpelling(Argv[I]));
+      continue;
+    }
+    std::string A = tidySpelling(Argv[I]);
+    // CLI11 reads "--header-filter=" as a flag waiting for its value in the
+    // next argument; for clang-tidy it is the empty value.
+    if (llvm::StringRef(A).starts_with("--") && llvm::StringRef(A).ends_with("=") &&
+        A.find('=') == A.size() - 1) {
+      EmptyValue.insert(A.substr(2, A.size() - 3));
+      continue;
+    }
+    Args.push_back(A);
   }
 
   CLI::App App{"Seam finds graph breaks and host syncs in C++ tensor code "
@@ -342,13 +353,16 @@ int main(int Argc, char **Argv) {
     return usageError("-o needs a file name (leave it out to write to "
                       "standard output)",
                       "check ");
-  if (ChecksOpt->count())
+  auto Given = [&](CLI::Option *O, const std::string &Name) {
+    return O->count() > 0 || EmptyValue.count(Name) > 0;
+  };
+  if (Given(ChecksOpt, "checks"))
     Opts.Checks = Checks;
-  if (WAEOpt->count())
+  if (Given(WAEOpt, "warnings-as-errors"))
     Opts.WarningsAsErrors = WAE;
-  if (HeaderOpt->count())
+  if (Given(HeaderOpt, "header-filter"))
     Opts.HeaderFilter = HeaderFilter;
-  if (ExcludeOpt->count())
+  if (Given(ExcludeOpt, "exclude-header-filter"))
     Opts.ExcludeHeaderFilter = ExcludeHeaderFilter;
   Opts.ProfileGiven = ProfileOpt->count() > 0;
   if (!Opts.DefaultRules && Opts.RulePacks.empty())

@@ -193,7 +193,9 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         std::make_tuple(&Opts.ExcludeHeaderFilter, &CmdExclude,
                         "--exclude-header-filter")})
     if (*Opt) {
-      Into->emplace(**Opt);
+      // As clang-tidy, an empty filter matches no path (an empty regex
+      // would match every one).
+      Into->emplace((*Opt)->empty() ? std::string("^$") : **Opt);
       std::string Err;
       if (!(*Into)->isValid(Err)) {
         errorLine(std::string("invalid ") + Name + " '" + **Opt + "': " + Err);
@@ -317,22 +319,32 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       J.Filter.MainFile = absolute(File);
       J.Filter.Lines = Lines.empty() ? nullptr : &Lines;
       if (CmdHeader)
-        J.Filter.HeaderFilter.emplace(*Opts.HeaderFilter);
+        J.Filter.HeaderFilter.emplace(Opts.HeaderFilter->empty()
+                                          ? std::string("^$")
+                                          : *Opts.HeaderFilter);
       else if (C->HeaderFilterRegex) {
-        J.Filter.HeaderFilter.emplace(*C->HeaderFilterRegex);
+        J.Filter.HeaderFilter.emplace(C->HeaderFilterRegex->empty()
+                                          ? std::string("^$")
+                                          : *C->HeaderFilterRegex);
         std::string ReErr;
         if (!J.Filter.HeaderFilter->isValid(ReErr) && !J.Error)
           Bad(C->path() + ": invalid HeaderFilterRegex '" +
               *C->HeaderFilterRegex + "': " + ReErr);
       }
       if (CmdExclude)
-        J.Filter.ExcludeHeaderFilter.emplace(*Opts.ExcludeHeaderFilter);
+        J.Filter.ExcludeHeaderFilter.emplace(
+            Opts.ExcludeHeaderFilter->empty() ? std::string("^$")
+                                              : *Opts.ExcludeHeaderFilter);
     }
     if (!J.Error) {
       if (std::optional<std::string> E = checkSourceFile(**DB, File))
         J.Error = *E;
       else
         J.Commands = (*DB)->getCompileCommands(File);
+      // A file the database lists twice is analyzed once, with its first
+      // command, as clang-tidy does.
+      if (J.Commands.size() > 1)
+        J.Commands.resize(1);
     }
     Jobs.push_back(std::move(J));
   }
@@ -383,6 +395,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     assignFingerprints(Batch, R.SourceRoot);
     for (const Finding &F : Batch)
       AnalyzedFiles.insert(relativeToRoot(F.Where.File, R.SourceRoot));
+    if (!Opts.WriteBaselinePath.empty())
+      R.Unfiltered.insert(R.Unfiltered.end(), Batch.begin(), Batch.end());
     if (Accepted)
       R.Baselined += Accepted->filter(Batch, today());
     R.Summary.insert(R.Summary.end(), O.Analysis.Summary.begin(),
@@ -567,14 +581,20 @@ int runCheck(const CheckOptions &Opts) {
     return 2;
   }
   if (!Opts.WriteBaselinePath.empty()) {
+    // Reasons and dates carry over from the baseline in use, else from the
+    // file being replaced. Results the baseline in use accepted are kept.
     std::optional<Baseline> Previous;
-    if (llvm::sys::fs::exists(Opts.WriteBaselinePath))
-      if (llvm::Expected<Baseline> B = Baseline::load(Opts.WriteBaselinePath))
+    for (const std::string &P : {Opts.BaselinePath, Opts.WriteBaselinePath}) {
+      if (Previous || P.empty() || !llvm::sys::fs::exists(P))
+        continue;
+      if (llvm::Expected<Baseline> B = Baseline::load(P))
         Previous = std::move(*B);
       else
         llvm::consumeError(B.takeError());
-    std::string Text =
-        baselineText(R.Findings, R.SourceRoot, Previous ? &*Previous : nullptr);
+    }
+    sortAndDedupe(R.Unfiltered);
+    std::string Text = baselineText(R.Unfiltered, R.SourceRoot,
+                                    Previous ? &*Previous : nullptr);
     if (std::optional<std::string> Err = writeOutput(
             Opts.WriteBaselinePath,
             [&](llvm::raw_ostream &OS) { OS << Text; })) {
@@ -582,8 +602,8 @@ int runCheck(const CheckOptions &Opts) {
       return 2;
     }
     if (!Opts.Quiet)
-      llvm::errs() << "seam: wrote " << R.Findings.size() << " result"
-                   << (R.Findings.size() == 1 ? "" : "s") << " to baseline '"
+      llvm::errs() << "seam: wrote " << R.Unfiltered.size() << " result"
+                   << (R.Unfiltered.size() == 1 ? "" : "s") << " to baseline '"
                    << Opts.WriteBaselinePath << "'\n";
     return InputError ? 2 : 0; // what a baseline records is accepted
   }

@@ -15,7 +15,20 @@ static int fail(const std::string &Msg) {
   return 2;
 }
 
+static int merge(const MergeOptions &Opts, std::string &Current);
+
 int runMerge(const MergeOptions &Opts) {
+  std::string Current;
+  try {
+    return merge(Opts, Current);
+  } catch (const nlohmann::json::exception &E) {
+    // A field of an unexpected type, anywhere in an input.
+    return fail("'" + Current + "' is not a SARIF 2.1.0 file Seam can "
+                "merge: " + E.what());
+  }
+}
+
+static int merge(const MergeOptions &Opts, std::string &Current) {
   if (Opts.Inputs.empty())
     return fail("seam merge needs at least one SARIF file");
   if (!Opts.OutputPath.empty())
@@ -30,6 +43,7 @@ int runMerge(const MergeOptions &Opts) {
   double Incomplete = 0, Baselined = 0;
   std::set<std::tuple<std::string, std::string, long, long, std::string>> Seen;
   for (const std::string &Path : Opts.Inputs) {
+    Current = Path;
     auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
     if (!Buf)
       return fail("cannot read '" + Path + "': " + Buf.getError().message());
@@ -37,7 +51,7 @@ int runMerge(const MergeOptions &Opts) {
         nlohmann::json::parse((*Buf)->getBuffer().begin(),
                               (*Buf)->getBuffer().end(), nullptr, false);
     if (Doc.is_discarded() || !Doc.is_object() ||
-        Doc.value("version", "") != "2.1.0" || !Doc.contains("runs") ||
+        !Doc.contains("version") || Doc["version"] != "2.1.0" || !Doc.contains("runs") ||
         !Doc["runs"].is_array())
       return fail("'" + Path + "' is not a SARIF 2.1.0 file");
     for (nlohmann::json &Run : Doc["runs"]) {

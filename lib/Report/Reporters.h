@@ -36,6 +36,8 @@ struct Report {
   /// Run-level notes (stale or expired baseline entries, ...).
   std::vector<std::string> Notes;
   unsigned Baselined = 0; ///< results a --baseline accepted
+  /// With --write-baseline: every result, before the baseline in use.
+  std::vector<Finding> Unfiltered;
   /// Functions whose analysis stopped at an iteration limit.
   unsigned Incomplete = 0;
 };
