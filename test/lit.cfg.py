@@ -32,6 +32,10 @@ config.substitutions.append(
     ("%expect_exit", python + " " + os.path.join(inputs, "expect_exit.py")))
 config.substitutions.append(("%repo", repo))
 
+import shutil
+if shutil.which("cmake") and shutil.which("ninja"):
+    config.available_features.add("cmake")
+
 # The clang-tidy plugin, when it was built.
 tidy_plugin = os.path.join(build, "lib", "libSeamTidy.so")
 clang_tidy = os.path.join(llvm_bin, "clang-tidy")
