@@ -223,20 +223,21 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       for (size_t I = 0; I < R.OpsPerPiece.size(); ++I)
         Ops += (I ? " | " : "") + std::to_string(R.OpsPerPiece[I]);
       E.Summary = "region splits into " + plural(R.Pieces, "piece", "pieces") +
-                  (R.PiecesPerIteration
-                       ? ", one more per iteration of a loop without a "
-                         "constant bound"
-                       : "") +
-                  " (" + Ops + " ops), " +
-                  plural(E.FusionGroupsCut, "fusion group", "fusion groups") +
-                  " cut, +" + plural(E.ExtraLaunches, "launch", "launches");
+                  ", ~" + formatMicros(E.IdleMicrosPerExecution) +
+                  " added per region call " + Tag;
+      E.Detail = "the pieces have " + Ops + " ops" +
+                 (R.PiecesPerIteration
+                      ? ", one more piece per iteration of a loop without a "
+                        "constant bound"
+                      : "") +
+                 "; " +
+                 plural(E.FusionGroupsCut, "fusion group", "fusion groups") +
+                 " cut, +" + plural(E.ExtraLaunches, "launch", "launches");
       if (E.IntermediatesMaterialized)
-        E.Summary += ", " +
-                     (E.BytesMaterialized ? formatBytes(*E.BytesMaterialized)
-                                          : std::string("unknown size")) +
-                     " materialized";
-      E.Summary += "; ~" + formatMicros(E.IdleMicrosPerExecution) +
-                   " added per region call " + Tag;
+        E.Detail += ", " +
+                    (E.BytesMaterialized ? formatBytes(*E.BytesMaterialized)
+                                         : std::string("unknown size")) +
+                    " materialized";
 
       SummaryRow &Row = RegionRow(C);
       Row.LaunchesAfter += E.ExtraLaunches;
@@ -269,10 +270,10 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
         E.Summary = "~" + formatMicros(E.IdleMicrosPerExecution) +
                     " device idle per execution, " +
                     (X.Innermost.OncePerLoop ? "once per loop" : E.Frequency);
-      if (E.IdleMicrosTotal && E.TripCount)
-        E.Summary += ", ~" + formatMicros(*E.IdleMicrosTotal) + " per " +
-                     formatCount(*E.TripCount) + " iterations";
       E.Summary += " " + Tag;
+      if (E.IdleMicrosTotal && E.TripCount)
+        E.Detail = "~" + formatMicros(*E.IdleMicrosTotal) + " device idle per " +
+                   formatCount(*E.TripCount) + " iterations of the loop";
       if (C.Region) {
         SummaryRow &Row = RegionRow(C);
         ++Row.Syncs;
@@ -312,6 +313,8 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
                   (Repeats ? 100 * std::max(E.ExecutionsPerIteration, 0.01)
                            : 1);
     E.Rank = rankFromMicros(RankBasis);
+    if (!E.Detail.empty())
+      F.Details.push_back(E.Detail);
     F.Cost = std::move(E);
   }
 

@@ -540,12 +540,15 @@ int runCheck(const CheckOptions &Opts) {
   // Text to standard output is printed file by file as each is done.
   bool Stream = Opts.Format == OutputFormat::Text && Opts.OutputPath.empty();
   std::function<void(llvm::ArrayRef<Finding>)> OnFile;
-  if (Stream)
+  std::optional<TextPrinter> Printer;
+  if (Stream) {
+    Printer.emplace(llvm::outs(), Color);
     OnFile = [&](llvm::ArrayRef<Finding> Batch) {
       for (const Finding &F : Batch)
-        writeTextFinding(llvm::outs(), F, Color);
+        Printer->print(F);
       llvm::outs().flush();
     };
+  }
   int Code = analyze(Opts, R, InputError, CheckOutput, OnFile);
   if (Stream && llvm::outs().has_error()) {
     std::error_code EC = llvm::outs().error();

@@ -90,7 +90,8 @@ struct CostEstimate {
   std::optional<double> TripCount;
   std::optional<double> IdleMicrosTotal;
   unsigned Rank = 0;   ///< 0-100, higher is costlier
-  std::string Summary; ///< appended to the message
+  std::string Summary; ///< appended to the message: what it costs, briefly
+  std::string Detail;  ///< the rest of the estimate, for a note ("" = none)
 };
 
 struct Finding {
@@ -98,6 +99,9 @@ struct Finding {
   Level Severity = Level::Warning;
   std::string Message; ///< without the trailing "[rule-id]"
   SourcePoint Where;
+  /// What the one-line message leaves out (why it costs, what was assumed),
+  /// shown as notes at the finding's own position.
+  std::vector<std::string> Details;
   std::vector<PathNote> Path;
 
   // Properties kept for JSON and SARIF.

@@ -73,6 +73,7 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
          {"hotPath", F.HotReason},
          {"path", Path},
          {"cost", F.Cost ? costJson(*F.Cost) : nlohmann::json(nullptr)},
+         {"details", F.Details},
          {"fingerprint", F.Fingerprint}});
   }
   nlohmann::json Errors = nlohmann::json::array();

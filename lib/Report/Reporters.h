@@ -12,6 +12,7 @@
 #include "Rules/Rule.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -51,8 +52,20 @@ std::string ruleDocUri(llvm::StringRef Id);
 llvm::StringRef ruleDocMarkdown(llvm::StringRef Id);
 
 void writeText(llvm::raw_ostream &OS, const Report &R, bool Color);
-/// One result with its caret and notes, as writeText prints each.
-void writeTextFinding(llvm::raw_ostream &OS, const Finding &F, bool Color);
+
+/// Prints results as clang prints diagnostics (clang::TextDiagnostic:
+/// carets, ranges, tabs, UTF-8, line numbers, colour), re-reading each file.
+/// One printer reuses the files it has read; not thread-safe.
+class TextPrinter {
+public:
+  TextPrinter(llvm::raw_ostream &OS, bool Color);
+  ~TextPrinter();
+  void print(const Finding &F);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
 /// The --summary table: compiled regions and hot loops by estimated cost.
 void writeSummary(llvm::raw_ostream &OS, const Report &R);
 void writeJson(llvm::raw_ostream &OS, const Report &R);

@@ -157,6 +157,11 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
     std::string Text = F.Message;
     if (F.Cost && !F.Cost->Summary.empty())
       Text += "; " + F.Cost->Summary;
+    // Review UIs show one text: the first line, then the details.
+    for (const std::string &D : F.Details)
+      Text += ". " + std::string(1, llvm::toUpper(D[0])) + D.substr(1);
+    if (!F.Details.empty())
+      Text += ".";
     nlohmann::json Related = nlohmann::json::array();
     std::vector<std::string> Links;
     bool HasCall = false;

@@ -2,70 +2,126 @@
 //--------------------------===//
 #include "Report/Reporters.h"
 
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/TextDiagnostic.h"
 #include <cstdio>
+#include <map>
 
 namespace seam {
 
-static void caret(llvm::raw_ostream &OS, const SourcePoint &P, bool Color) {
-  if (P.LineText.empty() || P.Column == 0)
-    return;
-  OS << P.LineText << "\n";
-  std::string Pad;
-  for (unsigned I = 0; I + 1 < P.Column && I < P.LineText.size(); ++I)
-    Pad += P.LineText[I] == '\t' ? '\t' : ' ';
-  unsigned Width = P.EndColumn > P.Column ? P.EndColumn - P.Column : 1;
-  if (Color)
-    OS.changeColor(llvm::raw_ostream::GREEN, true);
-  OS << Pad << "^" << std::string(Width > 1 ? Width - 1 : 0, '~');
-  if (Color)
-    OS.resetColor();
-  OS << "\n";
-}
+namespace {
 
-static void header(llvm::raw_ostream &OS, const SourcePoint &P, Level L,
-                   bool Color) {
-  if (Color)
-    OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-  OS << P.File;
-  if (P.Line > 0) // a driver error has no line
-    OS << ":" << P.Line << ":" << P.Column;
-  OS << ": ";
-  if (Color)
-    OS.changeColor(L == Level::Error     ? llvm::raw_ostream::RED
-                   : L == Level::Warning ? llvm::raw_ostream::MAGENTA
-                                         : llvm::raw_ostream::BLACK,
-                   true);
-  OS << levelName(L) << ": ";
-  if (Color)
-    OS.resetColor();
-}
+/// Results printed by clang's own TextDiagnostic, so that carets, ranges,
+/// tabs, UTF-8, line numbers and colour look exactly as clang prints them.
+/// The files are read again here: a Finding holds no AST.
+class ClangPrinter {
+public:
+  ClangPrinter(llvm::raw_ostream &OS, bool Color)
+      : OS(OS), Opts(new clang::DiagnosticOptions),
+        Files(clang::FileSystemOptions()),
+        Diags(new clang::DiagnosticIDs, Opts.get(),
+              new clang::IgnoringDiagConsumer),
+        SM(Diags, Files), Printer(OS, LangOpts, Opts.get()) {
+    Opts->ShowColors = Color;
+  }
+
+  void print(const Finding &F) {
+    std::string Message = F.Message;
+    if (F.Cost && !F.Cost->Summary.empty())
+      Message += "; " + F.Cost->Summary;
+    Message += " [" + F.RuleId + "]";
+    emit(F.Where, level(F.Severity), Message);
+    // The details are notes at the same position, without repeating the
+    // source line.
+    Opts->ShowCarets = false;
+    for (const std::string &D : F.Details)
+      emit(F.Where, clang::DiagnosticsEngine::Note, D);
+    Opts->ShowCarets = true;
+    for (const PathNote &N : F.Path)
+      if (N.Where.valid())
+        emit(N.Where, clang::DiagnosticsEngine::Note, N.Message);
+  }
+
+private:
+  static clang::DiagnosticsEngine::Level level(Level L) {
+    return L == Level::Error     ? clang::DiagnosticsEngine::Error
+           : L == Level::Warning ? clang::DiagnosticsEngine::Warning
+                                 : clang::DiagnosticsEngine::Note;
+  }
+
+  void emit(const SourcePoint &P, clang::DiagnosticsEngine::Level L,
+            const std::string &Message) {
+    clang::SourceLocation Loc, End;
+    if (P.Line > 0)
+      if (clang::FileID FID = file(P.File); FID.isValid()) {
+        Loc = SM.translateLineCol(FID, P.Line, std::max(P.Column, 1u));
+        if (P.EndLine == P.Line && P.EndColumn > P.Column)
+          End = SM.translateLineCol(FID, P.EndLine, P.EndColumn);
+      }
+    if (Loc.isInvalid()) {
+      // A file that cannot be read back, or a compiler error with no line.
+      fallback(P, L, Message);
+      return;
+    }
+    llvm::SmallVector<clang::CharSourceRange, 1> Ranges;
+    if (End.isValid())
+      Ranges.push_back(clang::CharSourceRange::getCharRange(Loc, End));
+    Printer.emitDiagnostic(clang::FullSourceLoc(Loc, SM), L, Message, Ranges,
+                           {});
+  }
+
+  clang::FileID file(const std::string &Path) {
+    auto [It, New] = FileIDs.try_emplace(Path);
+    if (New)
+      if (auto FE = Files.getOptionalFileRef(Path))
+        It->second = SM.getOrCreateFileID(*FE, clang::SrcMgr::C_User);
+    return It->second;
+  }
+
+  void fallback(const SourcePoint &P, clang::DiagnosticsEngine::Level L,
+                const std::string &Message) {
+    if (Opts->ShowColors)
+      OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
+    OS << P.File;
+    if (P.Line > 0)
+      OS << ":" << P.Line << ":" << P.Column;
+    OS << ": ";
+    clang::TextDiagnostic::printDiagnosticLevel(OS, L, Opts->ShowColors);
+    clang::TextDiagnostic::printDiagnosticMessage(
+        OS, /*IsSupplemental=*/L == clang::DiagnosticsEngine::Note, Message,
+        /*CurrentColumn=*/0, /*Columns=*/0, Opts->ShowColors);
+    OS << "\n";
+  }
+
+  llvm::raw_ostream &OS;
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Opts;
+  clang::FileManager Files;
+  clang::DiagnosticsEngine Diags;
+  clang::SourceManager SM;
+  clang::LangOptions LangOpts;
+  clang::TextDiagnostic Printer;
+  std::map<std::string, clang::FileID> FileIDs;
+};
+
+} // namespace
+
+struct TextPrinter::Impl {
+  Impl(llvm::raw_ostream &OS, bool Color) : P(OS, Color) {}
+  ClangPrinter P;
+};
+
+TextPrinter::TextPrinter(llvm::raw_ostream &OS, bool Color)
+    : P(std::make_unique<Impl>(OS, Color)) {}
+TextPrinter::~TextPrinter() = default;
+void TextPrinter::print(const Finding &F) { P->P.print(F); }
 
 void writeText(llvm::raw_ostream &OS, const Report &R, bool Color) {
+  TextPrinter Printer(OS, Color);
   for (const Finding &F : R.Findings)
-    writeTextFinding(OS, F, Color);
-}
-
-void writeTextFinding(llvm::raw_ostream &OS, const Finding &F, bool Color) {
-  {
-    header(OS, F.Where, F.Severity, Color);
-    if (Color)
-      OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, true);
-    OS << F.Message;
-    if (F.Cost && !F.Cost->Summary.empty())
-      OS << "; " << F.Cost->Summary;
-    OS << " [" << F.RuleId << "]";
-    if (Color)
-      OS.resetColor();
-    OS << "\n";
-    caret(OS, F.Where, Color);
-    for (const PathNote &N : F.Path) {
-      if (!N.Where.valid())
-        continue;
-      header(OS, N.Where, Level::Note, Color);
-      OS << N.Message << "\n";
-      caret(OS, N.Where, Color);
-    }
-  }
+    Printer.print(F);
 }
 
 } // namespace seam

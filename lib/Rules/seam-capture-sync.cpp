@@ -28,7 +28,21 @@ public:
         "Move the read out of the captured span (capture only the device "
         "work, read results after replay()), or replace it with device-side "
         "logic. See docs/rules/seam-capture-sync.md.",
-        Level::Error};
+        Level::Error,
+        /*Selectable=*/true,
+        "Before:\n"
+        "  graph.capture_begin();\n"
+        "  auto out = model->forward(x);\n"
+        "  if (out.isnan().any().item<bool>())   // capture fails here\n"
+        "    throw std::runtime_error(\"nan\");\n"
+        "  graph.capture_end();\n"
+        "After:\n"
+        "  graph.capture_begin();\n"
+        "  auto out = model->forward(x);\n"
+        "  auto bad = out.isnan().any();          // a tensor, captured\n"
+        "  graph.capture_end();\n"
+        "  graph.replay();\n"
+        "  if (bad.item<bool>()) throw std::runtime_error(\"nan\");"};
     return Info;
   }
 
@@ -38,6 +52,9 @@ public:
     F.Severity = Level::Error;
     F.Message = "capture sync: " + actionPhrase(In.Site) +
                 " inside a CUDA graph capture; the capture fails at run time";
+    F.Details.push_back("a synchronization is not allowed while a stream is "
+                        "captured: CUDA reports cudaErrorStreamCaptureUnsupported "
+                        "and the graph is invalidated");
     F.Path = toNotes(In.SM, In.LO, In.Where.CapturePath);
     F.HotReason = "capture";
     return true;

@@ -29,7 +29,21 @@ public:
         "(return the tensor and read it after the call), or mark the value "
         "so the region can be split deliberately. See docs/rules/"
         "seam-graph-break.md.",
-        Level::Warning};
+        Level::Warning,
+        /*Selectable=*/true,
+        "Before:\n"
+        "  SEAM_COMPILED torch::Tensor step(torch::Tensor x) {\n"
+        "    auto y = x.relu();\n"
+        "    if (y.max().item<float>() > 1)    // cuts the region in two\n"
+        "      y = y / 2;\n"
+        "    return y.exp();\n"
+        "  }\n"
+        "After:\n"
+        "  SEAM_COMPILED torch::Tensor step(torch::Tensor x) {\n"
+        "    auto y = x.relu();\n"
+        "    y = torch::where(y.max() > 1, y / 2, y);  // stays in the graph\n"
+        "    return y.exp();\n"
+        "  }"};
     return Info;
   }
 

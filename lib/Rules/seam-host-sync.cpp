@@ -49,7 +49,20 @@ public:
         "every N steps, use torch::where instead of a branch on a value, "
         "keep masks as tensors instead of indices, and drop synchronize() "
         "calls that only serve timing. See docs/rules/seam-host-sync.md.",
-        Level::Warning};
+        Level::Warning,
+        /*Selectable=*/true,
+        "Before:\n"
+        "  for (auto &batch : *loader) {\n"
+        "    auto loss = step(batch);\n"
+        "    total += loss.item<float>();      // waits every step\n"
+        "  }\n"
+        "After:\n"
+        "  auto total = torch::zeros({}, device);\n"
+        "  for (auto &batch : *loader) {\n"
+        "    auto loss = step(batch);\n"
+        "    total += loss.detach();           // stays on the device\n"
+        "  }\n"
+        "  float mean = total.item<float>() / n;  // one wait per epoch"};
     return Info;
   }
 
@@ -59,19 +72,28 @@ public:
         !(C.Hot || In.Opts.ReportColdSyncs))
       return false;
     F.Severity = C.Hot ? Level::Warning : Level::Note;
+    // One line says what and (with the cost model's summary) what it costs;
+    // the why and what was assumed are notes.
     F.Message = "host sync: " + actionPhrase(In.Site);
     switch (In.Site.Match.Rule->What) {
     case Trigger::ExplicitSync:
-      F.Message += "; the device then idles until the host enqueues more work";
+      F.Details.push_back(
+          "the device then idles until the host enqueues more work");
       break;
     case Trigger::DynamicShape:
-      F.Message += "; the host blocks until the device has computed it";
+      F.Details.push_back("the host blocks until the device has computed the "
+                          "output, to size it; the device then idles until "
+                          "the host enqueues more work");
       break;
     default:
-      F.Message += " and blocks until the device has computed it";
+      F.Details.push_back("the host blocks until the device has computed it; "
+                          "the device then idles until the host enqueues "
+                          "more work");
     }
     if (In.Site.Where == Residency::Unknown && !In.Site.Operand.empty())
-      F.Message += "; '" + In.Site.Operand + "' is assumed to be on the device";
+      F.Details.push_back("'" + In.Site.Operand +
+                          "' is assumed to be on the device: where it was "
+                          "made is not visible here");
     if (!C.Hot)
       F.Message += "; not on a hot path";
     F.Path = toNotes(In.SM, In.LO, C.HotPath);

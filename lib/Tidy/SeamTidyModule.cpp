@@ -142,6 +142,8 @@ public:
            F.Severity == Level::Error ? DiagnosticIDs::Error
                                       : DiagnosticIDs::Warning)
           << Msg;
+      for (const std::string &D : F.Details)
+        diag(Loc, "%0", DiagnosticIDs::Note) << D;
       for (const PathNote &N : F.Path)
         if (SourceLocation NL = locate(SM, N.Where); NL.isValid())
           diag(NL, "%0", DiagnosticIDs::Note) << N.Message;

@@ -15,7 +15,7 @@ def check_loc(l):
     for k, t in LOC.items():
         assert isinstance(l[k], t), (k, l)
 KEYS = {"ruleId", "level", "message", "location", "trigger", "residency",
-        "region", "function", "api", "hotPath", "path", "cost", "fingerprint"}
+        "region", "function", "api", "hotPath", "path", "cost", "fingerprint", "details"}
 assert isinstance(doc["baselined"], int) and isinstance(doc["notes"], list)
 for r in doc["results"]:
     assert set(r) == KEYS, set(r) ^ KEYS

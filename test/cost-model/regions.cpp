@@ -12,8 +12,9 @@ COMPILED torch::Tensor straight() {
   auto y = (x * 2 + 1).relu();
   float s = y.mean().item<float>();
   // The factory is a kernel too: randn, *, +, relu, mean | -, abs, sqrt, exp.
-  // CHECK: :[[@LINE-2]]:22: warning: graph break: {{.*}}; region splits into 2 pieces (5 | 4 ops), 0 fusion groups cut, +0 launches; ~20 us added per region call (profile test) [seam-graph-break]
-  // CHECK: :[[@LINE-3]]:22: warning: host sync: {{.*}}; ~40 us device idle per call (profile test) [seam-host-sync]
+  // CHECK: :[[@LINE-2]]:22: warning: graph break: {{.*}}; region splits into 2 pieces, ~20 us added per region call (profile test) [seam-graph-break]
+  // CHECK: note: the pieces have 5 | 4 ops; 0 fusion groups cut, +0 launches
+  // CHECK: :[[@LINE-4]]:22: warning: host sync: {{.*}}; ~40 us device idle per call (profile test) [seam-host-sync]
   return (y - s).abs().sqrt().exp();
 }
 
@@ -23,12 +24,14 @@ COMPILED torch::Tensor cut(int k) {
   auto x = torch::randn({256, 256}, torch::kCUDA);
   auto y = x * 2;
   std::cout << y;
-  // CHECK: :[[@LINE-1]]:13: warning: graph break: {{.*}}; region splits into 3 pieces (2 | 1 | 2 ops), 1 fusion group cut, +1 launch, 512 KiB materialized; ~25.5 us added per region call (profile test) [seam-graph-break]
-  // CHECK: :[[@LINE-2]]:13: warning: host sync: {{.*}} [seam-host-sync]
+  // CHECK: :[[@LINE-1]]:13: warning: graph break: {{.*}}; region splits into 3 pieces, ~25.5 us added per region call (profile test) [seam-graph-break]
+  // CHECK: note: the pieces have 2 | 1 | 2 ops; 1 fusion group cut, +1 launch, 512 KiB materialized
+  // CHECK: :[[@LINE-3]]:13: warning: host sync: {{.*}} [seam-host-sync]
   auto z = y + 1;
   auto idx = z.nonzero();
-  // CHECK: :[[@LINE-1]]:16: warning: graph break: {{.*}}; region splits into 3 pieces (2 | 1 | 2 ops), 1 fusion group cut, +1 launch, 512 KiB materialized; ~25.5 us added per region call (profile test) [seam-graph-break]
-  // CHECK: :[[@LINE-2]]:16: warning: host sync: {{.*}} [seam-host-sync]
+  // CHECK: :[[@LINE-1]]:16: warning: graph break: {{.*}}; region splits into 3 pieces, ~25.5 us added per region call (profile test) [seam-graph-break]
+  // CHECK: note: the pieces have 2 | 1 | 2 ops; 1 fusion group cut, +1 launch, 512 KiB materialized
+  // CHECK: :[[@LINE-3]]:16: warning: host sync: {{.*}} [seam-host-sync]
   return idx.relu() * 3;
 }
 
@@ -37,18 +40,22 @@ COMPILED torch::Tensor cut(int k) {
 COMPILED torch::Tensor unknown_shape(torch::Tensor p) {
   auto y = p.exp();
   p.print();
-  // CHECK: :[[@LINE-1]]:5: warning: graph break: {{.*}}; region splits into 2 pieces (1 | 1 ops), 1 fusion group cut, +1 launch, unknown size materialized; ~25 us added per region call (profile test) [seam-graph-break]
-  // CHECK: :[[@LINE-2]]:5: warning: host sync: {{.*}} [seam-host-sync]
-  // HINT: :[[@LINE-3]]:5: warning: graph break: {{.*}} 1 fusion group cut, +1 launch, 8 MiB materialized; ~33.4 us added per region call (profile test) [seam-graph-break]
-  // HINT: :[[@LINE-4]]:5: warning: host sync: {{.*}} [seam-host-sync]
+  // CHECK: :[[@LINE-1]]:5: warning: graph break: {{.*}}; region splits into 2 pieces, ~25 us added per region call (profile test) [seam-graph-break]
+  // CHECK: note: the pieces have 1 | 1 ops; 1 fusion group cut, +1 launch, unknown size materialized
+  // CHECK: :[[@LINE-3]]:5: warning: host sync: {{.*}} [seam-host-sync]
+  // HINT: :[[@LINE-4]]:5: warning: graph break: {{.*}}, ~33.4 us added per region call (profile test) [seam-graph-break]
+  // HINT: note: the pieces have 1 | 1 ops; 1 fusion group cut, +1 launch, 8 MiB materialized
+  // HINT: :[[@LINE-6]]:5: warning: host sync: {{.*}} [seam-host-sync]
   return y.tanh();
 }
 
 // A break in a constant loop inside the region: one piece per iteration.
 // Helpers are inlined.
 float peek(const torch::Tensor &t) { return t.sum().item<float>(); }
-// CHECK: :[[@LINE-1]]:53: warning: graph break: {{.*}} inside compiled region 'looped'; region splits into 9 pieces (1 | 1 ops), 0 fusion groups cut, +0 launches; ~160 us added per region call (profile test) [seam-graph-break]
-// CHECK: :[[@LINE-2]]:53: warning: host sync: {{.*}}; ~40 us device idle per iteration, ~320 us per 8 iterations (profile test) [seam-host-sync]
+// CHECK: :[[@LINE-1]]:53: warning: graph break: {{.*}} inside compiled region 'looped'; region splits into 9 pieces, ~160 us added per region call (profile test) [seam-graph-break]
+// CHECK: note: the pieces have 1 | 1 ops; 0 fusion groups cut, +0 launches
+// CHECK: :[[@LINE-3]]:53: warning: host sync: {{.*}}; ~40 us device idle per iteration (profile test) [seam-host-sync]
+// CHECK: note: ~320 us device idle per 8 iterations of the loop
 COMPILED torch::Tensor looped(torch::Tensor x) {
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 2; ++j)
@@ -60,7 +67,8 @@ COMPILED torch::Tensor looped(torch::Tensor x) {
 COMPILED torch::Tensor open_loop(torch::Tensor x, int n) {
   while (n-- > 0)
     x = x / x.max().item<float>();
-  // CHECK: :[[@LINE-1]]:21: warning: graph break: {{.*}}; region splits into 2 pieces, one more per iteration of a loop without a constant bound (1 | 1 ops){{.*}} [seam-graph-break]
-  // CHECK: :[[@LINE-2]]:21: warning: host sync: {{.*}}; ~40 us device idle per iteration (profile test) [seam-host-sync]
+  // CHECK: :[[@LINE-1]]:21: warning: graph break: {{.*}}; region splits into 2 pieces, {{.*}} [seam-graph-break]
+  // CHECK: note: the pieces have 1 | 1 ops, one more piece per iteration of a loop without a constant bound
+  // CHECK: :[[@LINE-3]]:21: warning: host sync: {{.*}}; ~40 us device idle per iteration (profile test) [seam-host-sync]
   return x;
 }

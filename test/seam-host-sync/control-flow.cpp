@@ -186,8 +186,9 @@ void once(torch::Tensor t) {
   for (int i = 0; i < 4; ++i) {
     if (t.defined()) {
       t.max().item<float>();
-      // CHECK: :[[@LINE-1]]:15: warning: {{.*}}; ~{{[0-9.]+}} us device idle per execution, once per loop, ~{{[0-9.]+}} us per 4 iterations (profile h100) [seam-host-sync]
-      // CHECK: :[[@LINE-4]]:3: note: inside this loop, which runs it at most once (it leaves the loop after it runs)
+      // CHECK: :[[@LINE-1]]:15: warning: {{.*}}; ~{{[0-9.]+}} us device idle per execution, once per loop (profile h100) [seam-host-sync]
+      // CHECK: note: ~{{[0-9.]+}} us device idle per 4 iterations of the loop
+      // CHECK: :[[@LINE-5]]:3: note: inside this loop, which runs it at most once (it leaves the loop after it runs)
       break;
     }
   }
