@@ -79,6 +79,38 @@ static std::string absolute(llvm::StringRef Path) {
   return std::string(P);
 }
 
+/// A regex as clang-tidy reads its filters: the empty one matches no path
+/// (an empty llvm::Regex would match every one).
+static std::string filterRegex(const std::string &Re) {
+  return Re.empty() ? std::string("^$") : Re;
+}
+
+/// \p C with the command line applied as clang-tidy applies it: check lists
+/// appended to Seam's default and the file's, header filter and profile
+/// replaced, regions, shapes and packs added (the command line's first).
+static FileConfig effectiveConfig(const FileConfig &C,
+                                  const CheckOptions &Opts) {
+  FileConfig E = C;
+  E.Checks = "seam-*";
+  for (const std::optional<std::string> *More : {&C.Checks, &Opts.Checks})
+    if (*More)
+      *E.Checks += "," + **More;
+  std::string WAE = C.WarningsAsErrors.value_or("");
+  if (Opts.WarningsAsErrors)
+    WAE += (WAE.empty() ? "" : ",") + *Opts.WarningsAsErrors;
+  E.WarningsAsErrors = WAE;
+  if (Opts.HeaderFilter)
+    E.HeaderFilterRegex = *Opts.HeaderFilter;
+  if (Opts.ProfileGiven || !E.Profile)
+    E.Profile = Opts.Profile;
+  E.Regions.insert(E.Regions.begin(), Opts.Analysis.Regions.RegionGlobs.begin(),
+                   Opts.Analysis.Regions.RegionGlobs.end());
+  for (const std::string &S : Opts.Shapes)
+    E.Shapes[S.substr(0, S.find('='))] = S.substr(S.find('=') + 1);
+  E.Rules.insert(E.Rules.begin(), Opts.RulePacks.begin(), Opts.RulePacks.end());
+  return E;
+}
+
 namespace {
 
 /// Everything one translation unit needs, fixed before the workers start.
@@ -193,9 +225,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         std::make_tuple(&Opts.ExcludeHeaderFilter, &CmdExclude,
                         "--exclude-header-filter")})
     if (*Opt) {
-      // As clang-tidy, an empty filter matches no path (an empty regex
-      // would match every one).
-      Into->emplace((*Opt)->empty() ? std::string("^$") : **Opt);
+      Into->emplace(filterRegex(**Opt));
       std::string Err;
       if (!(*Into)->isValid(Err)) {
         errorLine(std::string("invalid ") + Name + " '" + **Opt + "': " + Err);
@@ -273,6 +303,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       Jobs.push_back(std::move(J));
       continue;
     }
+    FileConfig Eff = effectiveConfig(*C, Opts);
     std::vector<std::string> PackPaths = BasePacks;
     PackPaths.insert(PackPaths.end(), C->Rules.begin(), C->Rules.end());
     llvm::Expected<const RulePack *> Pack = Packs.get(PackPaths);
@@ -280,61 +311,35 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     const DeviceProfile *Prof = nullptr;
     if (!Pack) {
       Bad(C->path() + ": " + llvm::toString(Pack.takeError()));
-    } else if (!(Prof = ProfileFor(Opts.ProfileGiven || !C->Profile
-                                       ? Opts.Profile
-                                       : *C->Profile,
-                                   Err))) {
+    } else if (!(Prof = ProfileFor(*Eff.Profile, Err))) {
       Bad(C->path() + ": " + Err);
     } else {
       J.Pack = *Pack;
       J.Cost.Profile = *Prof;
-      J.Cost.Hints = CmdHints;
       J.Analysis = Opts.Analysis;
-      ApiModel Api(*J.Pack);
+      J.Analysis.Regions.RegionGlobs = Eff.Regions;
       for (const std::string &G : C->Regions)
         if (auto E = llvm::GlobPattern::create(G); !E && !J.Error)
           Bad(C->path() + ": invalid region pattern '" + G +
               "': " + llvm::toString(E.takeError()));
-      J.Analysis.Regions.RegionGlobs.insert(
-          J.Analysis.Regions.RegionGlobs.end(), C->Regions.begin(),
-          C->Regions.end());
-      for (const std::string &S : C->shapeHints()) {
-        if (CmdHints.count(S.substr(0, S.find('='))))
-          continue; // the command line wins
+      ApiModel Api(*J.Pack);
+      for (const std::string &S : Eff.shapeHints())
         if (auto E = parseShapeHint(S, Api, J.Cost.Hints); E && !J.Error)
           Bad(C->path() + ": invalid shape '" + S + "': " + *E);
-      }
-      // Checks and WarningsAsErrors: Seam's default, then the file's, then
-      // the command line's, as clang-tidy appends them.
-      std::string Checks = "seam-*";
-      if (C->Checks)
-        Checks += "," + *C->Checks;
-      if (Opts.Checks)
-        Checks += "," + *Opts.Checks;
-      std::string WAE = C->WarningsAsErrors.value_or("");
-      if (Opts.WarningsAsErrors)
-        WAE += "," + *Opts.WarningsAsErrors;
-      J.Filter.Checks = GlobList(Checks);
-      J.Filter.WarningsAsErrors = GlobList(WAE);
+      J.Filter.Checks = GlobList(*Eff.Checks);
+      J.Filter.WarningsAsErrors = GlobList(*Eff.WarningsAsErrors);
       J.Filter.MainFile = absolute(File);
       J.Filter.Lines = Lines.empty() ? nullptr : &Lines;
-      if (CmdHeader)
-        J.Filter.HeaderFilter.emplace(Opts.HeaderFilter->empty()
-                                          ? std::string("^$")
-                                          : *Opts.HeaderFilter);
-      else if (C->HeaderFilterRegex) {
-        J.Filter.HeaderFilter.emplace(C->HeaderFilterRegex->empty()
-                                          ? std::string("^$")
-                                          : *C->HeaderFilterRegex);
+      if (Eff.HeaderFilterRegex) {
+        J.Filter.HeaderFilter.emplace(filterRegex(*Eff.HeaderFilterRegex));
         std::string ReErr;
         if (!J.Filter.HeaderFilter->isValid(ReErr) && !J.Error)
           Bad(C->path() + ": invalid HeaderFilterRegex '" +
-              *C->HeaderFilterRegex + "': " + ReErr);
+              *Eff.HeaderFilterRegex + "': " + ReErr);
       }
-      if (CmdExclude)
+      if (Opts.ExcludeHeaderFilter)
         J.Filter.ExcludeHeaderFilter.emplace(
-            Opts.ExcludeHeaderFilter->empty() ? std::string("^$")
-                                              : *Opts.ExcludeHeaderFilter);
+            filterRegex(*Opts.ExcludeHeaderFilter));
     }
     if (!J.Error) {
       if (std::optional<std::string> E = checkSourceFile(**DB, File))
@@ -475,37 +480,16 @@ int runCheck(const CheckOptions &Opts) {
       errorLine("invalid configuration: " + llvm::toString(C.takeError()));
       return 2;
     }
-    std::string Checks = "seam-*";
-    if (C->Checks)
-      Checks += "," + *C->Checks;
-    if (Opts.Checks)
-      Checks += "," + *Opts.Checks;
+    FileConfig Effective = effectiveConfig(*C, Opts);
     if (Opts.ListChecks) {
       llvm::outs() << "Enabled checks:\n";
-      for (const std::string &Id : enabledChecks(GlobList(Checks)))
+      for (const std::string &Id : enabledChecks(GlobList(*Effective.Checks)))
         llvm::outs() << "    " << Id << "\n";
       llvm::outs() << "\n";
       return 0;
     }
-    FileConfig Effective = *C;
-    Effective.Checks = Checks;
-    std::string WAE = C->WarningsAsErrors.value_or("");
-    if (Opts.WarningsAsErrors)
-      WAE += (WAE.empty() ? "" : ",") + *Opts.WarningsAsErrors;
-    Effective.WarningsAsErrors = WAE;
-    if (Opts.HeaderFilter)
-      Effective.HeaderFilterRegex = *Opts.HeaderFilter;
-    else if (!Effective.HeaderFilterRegex)
+    if (!Effective.HeaderFilterRegex)
       Effective.HeaderFilterRegex = ".*";
-    Effective.Regions.insert(Effective.Regions.begin(),
-                             Opts.Analysis.Regions.RegionGlobs.begin(),
-                             Opts.Analysis.Regions.RegionGlobs.end());
-    for (const std::string &S : Opts.Shapes)
-      Effective.Shapes[S.substr(0, S.find('='))] = S.substr(S.find('=') + 1);
-    if (Opts.ProfileGiven || !Effective.Profile)
-      Effective.Profile = Opts.Profile;
-    Effective.Rules.insert(Effective.Rules.begin(), Opts.RulePacks.begin(),
-                           Opts.RulePacks.end());
     dumpConfig(llvm::outs(), Effective);
     return 0;
   }
