@@ -11,7 +11,12 @@ config.test_source_root = os.path.dirname(__file__)
 build = lit_config.params.get("seam_build")
 if not build:
     lit_config.fatal("run through ctest, or pass --param seam_build=<build dir>")
-config.test_exec_root = os.path.join(build, "test", "lit")
+# With --param keep_system_bodies=1 every `seam check` also parses function
+# bodies in system headers; the suite must pass unchanged (issue: analyzer
+# speed).
+keep_bodies = lit_config.params.get("keep_system_bodies") == "1"
+config.test_exec_root = os.path.join(
+    build, "test", "lit-keep-bodies" if keep_bodies else "lit")
 
 llvm_bin = lit_config.params.get("llvm_bin", "/usr/lib/llvm-19/bin")
 python = lit_config.params.get("python", "/usr/bin/python3")
@@ -23,7 +28,14 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["SEAM_RULES_DIR"] = os.path.join(repo, "rules")
 config.environment["LC_ALL"] = "C"
 
-config.substitutions.append(("%seam", os.path.join(build, "bin", "seam")))
+if keep_bodies:
+    config.environment["SEAM_REAL_BIN"] = os.path.join(build, "bin", "seam")
+    config.substitutions.append(
+        ("%seam", os.path.join(os.path.dirname(__file__), "Inputs",
+                               "seam-keep-system-bodies")))
+    config.available_features.add("keep-system-bodies")
+else:
+    config.substitutions.append(("%seam", os.path.join(build, "bin", "seam")))
 config.substitutions.append(("%bindir", os.path.join(build, "bin")))
 config.substitutions.append(("%mock", "-std=c++17 -isystem " + inputs))
 config.substitutions.append(("%inputs", inputs))

@@ -200,6 +200,10 @@ int main(int Argc, char **Argv) {
                   "the working directory) as YAML and exit");
   Check->add_flag("--list-checks", Opts.ListChecks,
                   "List the checks --checks and .seam.yaml enable, and exit");
+  Check->add_flag("!--keep-system-bodies", Opts.Frontend.SkipSystemBodies,
+                  "Parse the bodies of functions in system headers too (by "
+                  "default they are skipped: what library functions do is "
+                  "in the rule packs). Slower; the results are the same");
   Check->add_flag("--quiet", Opts.Quiet,
                   "No progress lines and no notes about guessed flags on "
                   "stderr");

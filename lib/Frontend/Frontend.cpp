@@ -109,34 +109,51 @@ private:
 
 class Consumer : public ASTConsumer {
 public:
-  explicit Consumer(const std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
+  Consumer(const std::function<void(ASTContext &)> &Fn, SourceManager &SM,
+           bool SkipSystemBodies)
+      : Fn(Fn), SM(SM), SkipSystemBodies(SkipSystemBodies) {}
   void HandleTranslationUnit(ASTContext &Ctx) override { Fn(Ctx); }
+  /// What a library function does is in the rule pack, not in its body:
+  /// bodies in system headers are not parsed (Sema still parses constexpr
+  /// and deduced-return-type ones, which declarations need).
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return SkipSystemBodies && SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+  }
 
 private:
   const std::function<void(ASTContext &)> &Fn;
+  SourceManager &SM;
+  bool SkipSystemBodies;
 };
 
 class Action : public ASTFrontendAction {
 public:
-  explicit Action(const std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+  Action(const std::function<void(ASTContext &)> &Fn, bool SkipSystemBodies)
+      : Fn(Fn), SkipSystemBodies(SkipSystemBodies) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
-    return std::make_unique<Consumer>(Fn);
+    // The parser asks the consumer about each body only when this is set.
+    CI.getFrontendOpts().SkipFunctionBodies = SkipSystemBodies;
+    return std::make_unique<Consumer>(Fn, CI.getSourceManager(),
+                                      SkipSystemBodies);
   }
 
 private:
   const std::function<void(ASTContext &)> &Fn;
+  bool SkipSystemBodies;
 };
 
 class Factory : public FrontendActionFactory {
 public:
-  explicit Factory(const std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
+  Factory(const std::function<void(ASTContext &)> &Fn, bool SkipSystemBodies)
+      : Fn(Fn), SkipSystemBodies(SkipSystemBodies) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(Fn);
+    return std::make_unique<Action>(Fn, SkipSystemBodies);
   }
 
 private:
   const std::function<void(ASTContext &)> &Fn;
+  bool SkipSystemBodies;
 };
 
 /// Keeps the compiler's errors, and the notes that follow them, as
@@ -259,7 +276,7 @@ ParseResult parseFile(const std::vector<CompileCommand> &Commands,
   ErrorCollector Errors(Abs);
   Tool.setDiagnosticConsumer(&Errors);
   Tool.setPrintErrorMessage(false);
-  Factory F(OnTU);
+  Factory F(OnTU, Opts.SkipSystemBodies);
   // Parsing and the analysis recurse on expression depth: a generated
   // chain of 20,000 calls needs more than a thread's usual 8 MiB.
   int Status = 1;

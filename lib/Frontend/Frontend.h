@@ -28,6 +28,9 @@ struct FrontendOptions {
   std::vector<std::string> ExtraArgs; ///< the command after "--"
   std::vector<std::string> ArgsBefore; ///< --extra-arg-before
   std::vector<std::string> ArgsAfter;  ///< --extra-arg
+  /// Do not parse function bodies in system headers (LibTorch's): the
+  /// results are the same, the parse is shorter. --keep-system-bodies.
+  bool SkipSystemBodies = true;
 };
 
 /// Loads the compile database the options describe. \p Warning receives a
