@@ -27,6 +27,8 @@ config.environment["PATH"] = os.pathsep.join(
     [llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["SEAM_RULES_DIR"] = os.path.join(repo, "rules")
 config.environment["LC_ALL"] = "C"
+# The result cache of every test run stays in the build tree.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 if keep_bodies:
     config.environment["SEAM_REAL_BIN"] = os.path.join(build, "bin", "seam")

@@ -204,6 +204,15 @@ int main(int Argc, char **Argv) {
                   "Parse the bodies of functions in system headers too (by "
                   "default they are skipped: what library functions do is "
                   "in the rule packs). Slower; the results are the same");
+  Check->add_option("--cache-dir", Opts.CacheDir,
+                    "Where results of unchanged files are kept between runs. "
+                    "Default: $XDG_CACHE_HOME/seam, else ~/.cache/seam");
+  Check->add_flag("!--no-cache", Opts.Cache,
+                  "Neither read nor write the result cache");
+  Check->add_option("--cache-max-size", Opts.CacheMaxMB,
+                    "Cache size cap in MiB; least recently used entries go "
+                    "first. Default: 1024")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
   Check->add_flag("--quiet", Opts.Quiet,
                   "No progress lines and no notes about guessed flags on "
                   "stderr");

@@ -12,6 +12,7 @@
 #include "Driver/Baseline.h"
 #include "Driver/Config.h"
 #include "Driver/Output.h"
+#include "Driver/ResultCache.h"
 #include "Driver/Selection.h"
 #include "Pipeline/TranslationUnit.h"
 
@@ -111,6 +112,17 @@ static FileConfig effectiveConfig(const FileConfig &C,
   return E;
 }
 
+/// The file loadProfile() reads for \p Name.
+static std::string profilePath(const std::string &Name,
+                               llvm::StringRef ProfilesDir) {
+  if (llvm::StringRef(Name).ends_with(".json") ||
+      Name.find('/') != std::string::npos)
+    return Name;
+  llvm::SmallString<256> P(ProfilesDir);
+  llvm::sys::path::append(P, Name + ".json");
+  return std::string(P);
+}
+
 namespace {
 
 /// Everything one translation unit needs, fixed before the workers start.
@@ -122,12 +134,38 @@ struct Job {
   AnalysisOptions Analysis;
   ResultFilter Filter;
   std::optional<std::string> Error; ///< not parsed: this says why
+  std::string CacheKey;             ///< "" = not cached
 };
 
 struct Outcome {
   ParseResult Parse;
   TUAnalysis Analysis;
   bool Done = false;
+  bool Cached = false;
+};
+
+/// What the cache key holds besides the sources: Seam itself (a hash of its
+/// executable), and the contents of packs and profiles by path.
+class KeyParts {
+public:
+  const std::string &seam() {
+    if (Seam.empty()) {
+      std::string Exe = llvm::sys::fs::getMainExecutable(
+          "seam", reinterpret_cast<void *>(&findRulesDir));
+      Seam = std::string(SeamVersion) + ":" + ResultCache::hashFile(Exe);
+    }
+    return Seam;
+  }
+  const std::string &file(const std::string &Path) {
+    auto [It, New] = Files.try_emplace(Path);
+    if (New)
+      It->second = ResultCache::hashFile(Path);
+    return It->second;
+  }
+
+private:
+  std::string Seam;
+  std::map<std::string, std::string> Files;
 };
 
 /// Merged rule packs, one per distinct list of pack paths.
@@ -289,6 +327,10 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   // Per file: its configuration, and what it sets on top of the command
   // line. A bad configuration costs the files it governs, not the run.
   ConfigFinder Configs(Opts.ConfigFile);
+  KeyParts Parts;
+  std::optional<ResultCache> Cache;
+  if (Opts.Cache)
+    Cache.emplace(Opts.CacheDir, Opts.CacheMaxMB << 20);
   std::vector<Job> Jobs;
   for (const std::string &File : Files) {
     Job J;
@@ -350,6 +392,27 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       // command, as clang-tidy does.
       if (J.Commands.size() > 1)
         J.Commands.resize(1);
+      if (Opts.Cache) {
+        // Everything but the sources that can change this TU's results.
+        std::string K = Parts.seam() + '\0' + absolute(File) + '\0';
+        for (const clang::tooling::CompileCommand &Cmd : J.Commands)
+          K += Cmd.Directory + '\0' + llvm::join(Cmd.CommandLine, "\x1f");
+        for (const std::vector<std::string> *A :
+             {&Opts.Frontend.ArgsBefore, &Opts.Frontend.ArgsAfter,
+              &Opts.Frontend.ExtraArgs})
+          K += '\0' + llvm::join(*A, "\x1f");
+        K += Opts.Frontend.SkipSystemBodies ? "\x1eskip" : "\x1ekeep";
+        K += Opts.Analysis.ReportColdSyncs ? "\x1ecold" : "\x1ehot";
+        for (const std::string &P : PackPaths)
+          K += '\0' + P + '=' + Parts.file(P);
+        K += '\0' + *Eff.Profile + '=' +
+             Parts.file(profilePath(*Eff.Profile, ProfilesDir));
+        std::string Dump;
+        llvm::raw_string_ostream DS(Dump);
+        dumpConfig(DS, Eff);
+        K += '\0' + DS.str();
+        J.CacheKey = ResultCache::hash(K);
+      }
     }
     Jobs.push_back(std::move(J));
   }
@@ -375,6 +438,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     }
     if (!O.Parse.Ok)
       Fail(J.File, O.Parse.Error);
+    ++(O.Cached ? R.CacheHits : R.CacheMisses);
     AnalyzedFiles.insert(relativeToRoot(J.Filter.MainFile, R.SourceRoot));
     for (const std::string &F : O.Analysis.Incomplete)
       llvm::errs() << "seam: note: the analysis of '" << F
@@ -413,18 +477,42 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     O.Analysis = TUAnalysis();
   };
 
+  std::string CacheWarning;
   auto RunJob = [&](size_t I) {
     Job &J = Jobs[I];
     Outcome O;
-    if (!J.Error) {
+    std::string Note;
+    if (!J.Error && Cache && !J.CacheKey.empty())
+      if (std::optional<CachedTU> Hit = Cache->lookup(J.CacheKey, Note)) {
+        O.Parse = std::move(Hit->Parse);
+        O.Analysis = std::move(Hit->Analysis);
+        O.Cached = true;
+      }
+    if (!J.Error && !O.Cached) {
       ApiModel Api(*J.Pack); // its caches are per thread and per AST
+      std::vector<std::pair<std::string, std::string>> Deps;
+      bool Analyzed = false;
       O.Parse = parseFile(J.Commands, Opts.Frontend, J.File,
                           [&](clang::ASTContext &Ctx) {
                             O.Analysis = analyzeTranslationUnit(
                                 Ctx, Api, J.Analysis, J.Cost);
+                            Deps = ResultCache::dependencies(
+                                Ctx.getSourceManager());
+                            Analyzed = true;
                           });
+      // A TU with compile errors is not stored: a missing header that
+      // appears later would not invalidate it.
+      if (Cache && !J.CacheKey.empty() && Analyzed && O.Parse.Ok)
+        if (std::optional<std::string> Err =
+                Cache->store(J.CacheKey, {O.Parse, O.Analysis, Deps})) {
+          std::lock_guard<std::mutex> G(Lock);
+          if (CacheWarning.empty())
+            CacheWarning = *Err;
+        }
     }
     std::lock_guard<std::mutex> G(Lock);
+    if (!Note.empty())
+      llvm::errs() << "seam: note: " << Note << "\n";
     Outcomes[I] = std::move(O);
     Outcomes[I].Done = true;
     ++Finished;
@@ -433,7 +521,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       std::snprintf(Secs, sizeof(Secs), "%.1fs", Outcomes[I].Parse.Seconds);
       llvm::errs() << "[" << Finished << "/" << Jobs.size() << "] "
                    << relativeToRoot(absolute(J.File), R.SourceRoot) << " "
-                   << Secs << "\n";
+                   << (Outcomes[I].Cached ? std::string("cached") : Secs)
+                   << "\n";
     }
     while (NextToEmit < Outcomes.size() && Outcomes[NextToEmit].Done)
       Emit(NextToEmit++);
@@ -451,6 +540,11 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     Pool.wait();
   }
 
+  if (!CacheWarning.empty())
+    llvm::errs() << "seam: warning: results were not cached: " << CacheWarning
+                 << "\n";
+  if (Cache)
+    Cache->evict();
   if (Accepted) {
     for (const BaselineEntry &E : Accepted->stale(AnalyzedFiles))
       R.Notes.push_back("baseline '" + Accepted->path() + "': the entry for " +

@@ -49,6 +49,9 @@ struct CheckOptions {
   std::string Shard; ///< --shard I/N
   std::string BaselinePath, WriteBaselinePath;
   std::string SarifCategory, SarifRoot;
+  std::string CacheDir;          ///< --cache-dir; "" = the default
+  bool Cache = true;             ///< --no-cache
+  uint64_t CacheMaxMB = 1024;    ///< --cache-max-size
   /// Whether progress lines may go to stderr (a terminal, and not --quiet).
   std::optional<bool> Progress;
 };

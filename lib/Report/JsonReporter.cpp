@@ -91,6 +91,8 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
                         {"errors", Errors},
                         {"incompleteFunctions", R.Incomplete},
                         {"baselined", R.Baselined},
+                        {"cache", {{"hits", R.CacheHits},
+                                   {"misses", R.CacheMisses}}},
                         {"notes", R.Notes}};
   // Paths and source text need not be UTF-8: invalid bytes become U+FFFD.
   OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)

@@ -37,6 +37,8 @@ struct Report {
   /// Run-level notes (stale or expired baseline entries, ...).
   std::vector<std::string> Notes;
   unsigned Baselined = 0; ///< results a --baseline accepted
+  /// Translation units whose results came from the cache, and the others.
+  unsigned CacheHits = 0, CacheMisses = 0;
   /// With --write-baseline: every result, before the baseline in use.
   std::vector<Finding> Unfiltered;
   /// Functions whose analysis stopped at an iteration limit.

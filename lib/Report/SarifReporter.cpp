@@ -276,6 +276,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   }
   Run["properties"]["incompleteFunctions"] = R.Incomplete;
   Run["properties"]["baselined"] = R.Baselined;
+  Run["properties"]["cacheHits"] = R.CacheHits;
   if (!Base.empty())
     Run["originalUriBaseIds"] = {
         {"%SRCROOT%", {{"uri", "file://" + uriEscape(Base) + "/"}}}};

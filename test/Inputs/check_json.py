@@ -17,6 +17,7 @@ def check_loc(l):
 KEYS = {"ruleId", "level", "message", "location", "trigger", "residency",
         "region", "function", "api", "hotPath", "path", "cost", "fingerprint", "details"}
 assert isinstance(doc["baselined"], int) and isinstance(doc["notes"], list)
+assert set(doc["cache"]) == {"hits", "misses"}, doc["cache"]
 for r in doc["results"]:
     assert set(r) == KEYS, set(r) ^ KEYS
     check_loc(r["location"])

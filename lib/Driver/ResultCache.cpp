@@ -1,0 +1,345 @@
+//===- ResultCache.cpp - Results of unchanged translation units, reused ---===//
+#include "Driver/ResultCache.h"
+
+#include "Hazards/SourcePoint.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace seam {
+
+// The entry format; bump when a serialized field changes.
+static constexpr int EntryVersion = 1;
+
+namespace {
+
+json opt(const std::optional<double> &V) {
+  return V ? json(*V) : json(nullptr);
+}
+std::optional<double> opt(const json &J) {
+  return J.is_null() ? std::nullopt : std::optional<double>(J.get<double>());
+}
+
+json point(const SourcePoint &P) {
+  return {P.File, P.Line, P.Column, P.EndLine, P.EndColumn, P.LineText};
+}
+SourcePoint point(const json &J) {
+  SourcePoint P;
+  P.File = J.at(0).get<std::string>();
+  P.Line = J.at(1).get<unsigned>();
+  P.Column = J.at(2).get<unsigned>();
+  P.EndLine = J.at(3).get<unsigned>();
+  P.EndColumn = J.at(4).get<unsigned>();
+  P.LineText = J.at(5).get<std::string>();
+  return P;
+}
+
+json finding(const Finding &F) {
+  json Path = json::array();
+  for (const PathNote &N : F.Path)
+    Path.push_back({N.Message, point(N.Where), N.IsCall});
+  json J = {{"rule", F.RuleId},
+            {"level", static_cast<int>(F.Severity)},
+            {"message", F.Message},
+            {"where", point(F.Where)},
+            {"details", F.Details},
+            {"path", Path},
+            {"trigger", F.Trigger},
+            {"residency", F.Residency},
+            {"region", F.Region},
+            {"function", F.Function},
+            {"api", F.Api},
+            {"hot", F.HotReason}};
+  if (const std::optional<CostEstimate> &C = F.Cost)
+    J["cost"] = {{"profile", C->Profile},
+                 {"pieces", C->RegionPieces},
+                 {"opsPerPiece", C->OpsPerPiece},
+                 {"groupsCut", C->FusionGroupsCut},
+                 {"launches", C->ExtraLaunches},
+                 {"bytes", opt(C->BytesMaterialized)},
+                 {"intermediates", C->IntermediatesMaterialized},
+                 {"idle", C->IdleMicrosPerExecution},
+                 {"perIteration", C->ExecutionsPerIteration},
+                 {"frequency", C->Frequency},
+                 {"uncounted", C->UncountedConditions},
+                 {"executions", opt(C->Executions)},
+                 {"trips", opt(C->TripCount)},
+                 {"total", opt(C->IdleMicrosTotal)},
+                 {"rank", C->Rank},
+                 {"summary", C->Summary},
+                 {"detail", C->Detail}};
+  return J;
+}
+
+Finding finding(const json &J) {
+  Finding F;
+  F.RuleId = J.at("rule").get<std::string>();
+  F.Severity = static_cast<Level>(J.at("level").get<int>());
+  F.Message = J.at("message").get<std::string>();
+  F.Where = point(J.at("where"));
+  F.Details = J.at("details").get<std::vector<std::string>>();
+  for (const json &N : J.at("path"))
+    F.Path.push_back(
+        {N.at(0).get<std::string>(), point(N.at(1)), N.at(2).get<bool>()});
+  F.Trigger = J.at("trigger").get<std::string>();
+  F.Residency = J.at("residency").get<std::string>();
+  F.Region = J.at("region").get<std::string>();
+  F.Function = J.at("function").get<std::string>();
+  F.Api = J.at("api").get<std::string>();
+  F.HotReason = J.at("hot").get<std::string>();
+  if (J.contains("cost")) {
+    const json &C = J["cost"];
+    CostEstimate E;
+    E.Profile = C.at("profile").get<std::string>();
+    E.RegionPieces = C.at("pieces").get<unsigned>();
+    E.OpsPerPiece = C.at("opsPerPiece").get<std::vector<unsigned>>();
+    E.FusionGroupsCut = C.at("groupsCut").get<unsigned>();
+    E.ExtraLaunches = C.at("launches").get<unsigned>();
+    E.BytesMaterialized = opt(C.at("bytes"));
+    E.IntermediatesMaterialized = C.at("intermediates").get<unsigned>();
+    E.IdleMicrosPerExecution = C.at("idle").get<double>();
+    E.ExecutionsPerIteration = C.at("perIteration").get<double>();
+    E.Frequency = C.at("frequency").get<std::string>();
+    E.UncountedConditions = C.at("uncounted").get<unsigned>();
+    E.Executions = opt(C.at("executions"));
+    E.TripCount = opt(C.at("trips"));
+    E.IdleMicrosTotal = opt(C.at("total"));
+    E.Rank = C.at("rank").get<unsigned>();
+    E.Summary = C.at("summary").get<std::string>();
+    E.Detail = C.at("detail").get<std::string>();
+    F.Cost = std::move(E);
+  }
+  return F;
+}
+
+json row(const SummaryRow &R) {
+  return {R.Kind,     R.Name,   point(R.Where),         R.Pieces,
+          R.LaunchesBefore, R.LaunchesAfter, R.Syncs,   R.MicrosPerExecution,
+          opt(R.TripCount), opt(R.MicrosTotal), R.Rank, R.Profile};
+}
+SummaryRow row(const json &J) {
+  SummaryRow R;
+  R.Kind = J.at(0).get<std::string>();
+  R.Name = J.at(1).get<std::string>();
+  R.Where = point(J.at(2));
+  R.Pieces = J.at(3).get<unsigned>();
+  R.LaunchesBefore = J.at(4).get<unsigned>();
+  R.LaunchesAfter = J.at(5).get<unsigned>();
+  R.Syncs = J.at(6).get<unsigned>();
+  R.MicrosPerExecution = J.at(7).get<double>();
+  R.TripCount = opt(J.at(8));
+  R.MicrosTotal = opt(J.at(9));
+  R.Rank = J.at(10).get<unsigned>();
+  R.Profile = J.at(11).get<std::string>();
+  return R;
+}
+
+json findings(const std::vector<Finding> &Fs) {
+  json A = json::array();
+  for (const Finding &F : Fs)
+    A.push_back(finding(F));
+  return A;
+}
+std::vector<Finding> findings(const json &A) {
+  std::vector<Finding> Out;
+  for (const json &F : A)
+    Out.push_back(finding(F));
+  return Out;
+}
+
+} // namespace
+
+ResultCache::ResultCache(std::string D, uint64_t MaxBytes)
+    : Dir(D.empty() ? defaultDir() : std::move(D)), MaxBytes(MaxBytes) {}
+
+std::string ResultCache::defaultDir() {
+  llvm::SmallString<256> P;
+  if (auto X = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); X && !X->empty())
+    P = *X;
+  else if (auto H = llvm::sys::Process::GetEnv("HOME"); H && !H->empty()) {
+    P = *H;
+    llvm::sys::path::append(P, ".cache");
+  } else {
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/false, P);
+  }
+  llvm::sys::path::append(P, "seam");
+  return std::string(P);
+}
+
+std::string ResultCache::hash(llvm::StringRef Text) {
+  char Buf[17];
+  std::snprintf(Buf, sizeof(Buf), "%016llx",
+                static_cast<unsigned long long>(llvm::xxh3_64bits(Text)));
+  return Buf;
+}
+
+std::string ResultCache::hashFile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  return Buf ? hash((*Buf)->getBuffer()) : "";
+}
+
+std::vector<std::pair<std::string, std::string>>
+ResultCache::dependencies(const clang::SourceManager &SM) {
+  std::vector<std::pair<std::string, std::string>> Out;
+  for (auto It = SM.fileinfo_begin(), E = SM.fileinfo_end(); It != E; ++It) {
+    clang::FileEntryRef FE = It->first;
+    clang::FileID FID = SM.translateFile(FE);
+    if (FID.isInvalid() || SM.isInSystemHeader(SM.getLocForStartOfFile(FID)))
+      continue;
+    std::optional<llvm::MemoryBufferRef> Buf =
+        It->second->getBufferIfLoaded();
+    if (!Buf)
+      continue;
+    Out.push_back({absolutePath(SM, FE), hash(Buf->getBuffer())});
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+std::string ResultCache::pathOf(const std::string &Key) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Key.substr(0, 2), Key + ".json");
+  return std::string(P);
+}
+
+std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
+                                            std::string &Note) {
+  std::string Path = pathOf(Key);
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return std::nullopt; // not cached
+  json J = json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(),
+                       nullptr, /*allow_exceptions=*/false);
+  CachedTU TU;
+  try {
+    if (J.is_discarded() || J.at("version") != EntryVersion ||
+        J.at("key") != Key)
+      throw std::runtime_error("bad header");
+    for (const json &D : J.at("deps"))
+      TU.Deps.push_back({D.at(0).get<std::string>(), D.at(1).get<std::string>()});
+    const json &P = J.at("parse");
+    TU.Parse.File = P.at("file").get<std::string>();
+    TU.Parse.Ok = P.at("ok").get<bool>();
+    TU.Parse.Error = P.at("error").get<std::string>();
+    TU.Parse.CompileErrors = findings(P.at("compileErrors"));
+    TU.Parse.Seconds = P.at("seconds").get<double>();
+    const json &A = J.at("analysis");
+    TU.Analysis.Findings = findings(A.at("findings"));
+    TU.Analysis.NolintProblems = findings(A.at("nolint"));
+    TU.Analysis.Incomplete = A.at("incomplete").get<std::vector<std::string>>();
+    for (const json &R : A.at("summary"))
+      TU.Analysis.Summary.push_back(row(R));
+  } catch (const std::exception &) {
+    Note = "ignoring the corrupt cache entry '" + Path +
+           "'; the file is analyzed again";
+    llvm::sys::fs::remove(Path);
+    return std::nullopt;
+  }
+  for (const auto &[File, Hash] : TU.Deps)
+    if (hashFile(File) != Hash)
+      return std::nullopt; // a source changed
+  // Mark it used, for the least-recently-used eviction.
+  if (int FD; !llvm::sys::fs::openFileForWrite(Path, FD,
+                                               llvm::sys::fs::CD_OpenExisting,
+                                               llvm::sys::fs::OF_Append)) {
+    llvm::sys::fs::setLastAccessAndModificationTime(
+        FD, llvm::sys::toTimePoint(std::time(nullptr)));
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  return TU;
+}
+
+std::optional<std::string> ResultCache::store(const std::string &Key,
+                                              const CachedTU &TU) {
+  json Deps = json::array();
+  for (const auto &[File, Hash] : TU.Deps)
+    Deps.push_back({File, Hash});
+  json Summary = json::array();
+  for (const SummaryRow &R : TU.Analysis.Summary)
+    Summary.push_back(row(R));
+  json J = {{"version", EntryVersion},
+            {"key", Key},
+            {"deps", Deps},
+            {"parse",
+             {{"file", TU.Parse.File},
+              {"ok", TU.Parse.Ok},
+              {"error", TU.Parse.Error},
+              {"compileErrors", findings(TU.Parse.CompileErrors)},
+              {"seconds", TU.Parse.Seconds}}},
+            {"analysis",
+             {{"findings", findings(TU.Analysis.Findings)},
+              {"nolint", findings(TU.Analysis.NolintProblems)},
+              {"incomplete", TU.Analysis.Incomplete},
+              {"summary", Summary}}}};
+  std::string Path = pathOf(Key);
+  llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
+    return "cannot create the cache directory '" + Parent.str() +
+           "': " + EC.message();
+  // A temporary file beside the entry, renamed over it: a concurrent run
+  // reads the old entry or the new one, never half of one.
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+          Path + ".tmp-%%%%%%", FD, Tmp))
+    return "cannot write to the cache directory '" + Parent.str() +
+           "': " + EC.message();
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << J.dump(-1, ' ', false, json::error_handler_t::replace);
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return "cannot write to the cache directory '" + Parent.str() + "'";
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return "cannot write the cache entry '" + Path + "': " + EC.message();
+  }
+  return std::nullopt;
+}
+
+void ResultCache::evict() {
+  struct Entry {
+    std::string Path;
+    uint64_t Size;
+    llvm::sys::TimePoint<> Used;
+  };
+  std::vector<Entry> Entries;
+  uint64_t Total = 0;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(It->path(), St) &&
+        llvm::sys::fs::is_regular_file(St) &&
+        llvm::StringRef(It->path()).ends_with(".json")) {
+      Entries.push_back({It->path(), St.getSize(), St.getLastModificationTime()});
+      Total += St.getSize();
+    }
+  }
+  if (Total <= MaxBytes)
+    return;
+  std::sort(Entries.begin(), Entries.end(),
+            [](const Entry &A, const Entry &B) { return A.Used < B.Used; });
+  // Down to 80% of the cap, so that the next runs do not evict again.
+  for (const Entry &E : Entries) {
+    if (Total <= MaxBytes / 10 * 8)
+      break;
+    if (!llvm::sys::fs::remove(E.Path))
+      Total -= E.Size;
+  }
+}
+
+} // namespace seam
