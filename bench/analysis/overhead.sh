@@ -26,7 +26,7 @@ for F in "${FILES[@]}"; do
   : > /tmp/seam-bench-clang.$$; : > /tmp/seam-bench-seam.$$
   for ((i = 0; i < REPS; i++)); do
     t0=$(now); clang++-19 -fsyntax-only "${FLAGS[@]}" "$F"; t1=$(now)
-    "$SEAM" check "$F" -- "${FLAGS[@]}" >/dev/null 2>&1 || true
+    "$SEAM" check --no-cache "$F" -- "${FLAGS[@]}" >/dev/null 2>&1 || true
     t2=$(now)
     echo "$t1 - $t0" | bc >> /tmp/seam-bench-clang.$$
     echo "$t2 - $t1" | bc >> /tmp/seam-bench-seam.$$
