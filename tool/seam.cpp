@@ -207,6 +207,9 @@ int main(int Argc, char **Argv) {
   Check->add_option("--cache-dir", Opts.CacheDir,
                     "Where results of unchanged files are kept between runs. "
                     "Default: $XDG_CACHE_HOME/seam, else ~/.cache/seam");
+  Check->add_flag("!--no-shared-preamble", Opts.SharePreambles,
+                  "Do not precompile the leading includes that several files "
+                  "share (parsed once per run by default); same results");
   Check->add_flag("!--no-cache", Opts.Cache,
                   "Neither read nor write the result cache");
   Check->add_option("--cache-max-size", Opts.CacheMaxMB,

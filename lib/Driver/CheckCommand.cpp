@@ -14,11 +14,13 @@
 #include "Driver/Output.h"
 #include "Driver/ResultCache.h"
 #include "Driver/Selection.h"
+#include "Driver/SharedPreamble.h"
 #include "Pipeline/TranslationUnit.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/ThreadPool.h"
@@ -478,28 +480,131 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   };
 
   std::string CacheWarning;
+  // Cache lookups first: what they answer is not parsed at all.
+  std::vector<std::optional<CachedTU>> Hits(Jobs.size());
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    if (!Jobs[I].Error && Cache && !Jobs[I].CacheKey.empty()) {
+      std::string Note;
+      Hits[I] = Cache->lookup(Jobs[I].CacheKey, Note);
+      if (!Note.empty())
+        llvm::errs() << "seam: note: " << Note << "\n";
+    }
+
+  unsigned Threads = Opts.Jobs ? Opts.Jobs : llvm::hardware_concurrency().compute_thread_count();
+  Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
+  auto RunAll = [&](size_t N, const std::function<void(size_t)> &Fn) {
+    if (Threads <= 1 || N <= 1) {
+      for (size_t I = 0; I < N; ++I)
+        Fn(I);
+      return;
+    }
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (size_t I = 0; I < N; ++I)
+      Pool.async([&Fn, I] { Fn(I); });
+    Pool.wait();
+  };
+
+  // Files left to parse that begin with the same includes and share flags
+  // share one precompiled preamble (SharedPreamble.h).
+  struct Preamble {
+    std::vector<size_t> Members;
+    std::string Header, Pch;
+    std::vector<std::pair<std::string, std::string>> Deps;
+    bool Ok = false;
+  };
+  std::vector<Preamble> Preambles;
+  std::vector<int> PreambleOf(Jobs.size(), -1);
+  llvm::SmallString<128> PreambleDir;
+  if (Opts.SharePreambles) {
+    std::map<std::string, std::vector<size_t>> Groups;
+    for (size_t I = 0; I < Jobs.size(); ++I) {
+      const Job &J = Jobs[I];
+      if (J.Error || Hits[I] || J.Commands.empty())
+        continue;
+      auto Buf = llvm::MemoryBuffer::getFile(J.File, /*IsText=*/true);
+      if (!Buf)
+        continue;
+      std::string Lead = leadingIncludes(
+          (*Buf)->getBuffer(),
+          llvm::sys::path::parent_path(J.Filter.MainFile));
+      if (!Lead.empty())
+        Groups[Lead + '\0' + preambleFlags(J.Commands.front())].push_back(I);
+    }
+    for (auto &[Key, Members] : Groups) {
+      if (Members.size() < 2)
+        continue;
+      if (PreambleDir.empty() &&
+          llvm::sys::fs::createUniqueDirectory("seam-preamble", PreambleDir))
+        break;
+      Preamble P;
+      P.Members = Members;
+      std::string Base = std::string(PreambleDir) + "/preamble-" +
+                         std::to_string(Preambles.size());
+      P.Header = Base + ".h";
+      P.Pch = Base + ".pch";
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(P.Header, EC);
+      if (EC)
+        continue;
+      OS << Key.substr(0, Key.find('\0'));
+      OS.close();
+      for (size_t M : Members)
+        PreambleOf[M] = static_cast<int>(Preambles.size());
+      Preambles.push_back(std::move(P));
+    }
+    RunAll(Preambles.size(), [&](size_t I) {
+      Preamble &P = Preambles[I];
+      const Job &First = Jobs[P.Members.front()];
+      std::optional<std::string> Err =
+          buildPch(First.Commands.front(), Opts.Frontend, P.Header, P.Pch,
+                   [&](const clang::SourceManager &SM) {
+                     P.Deps = ResultCache::dependencies(SM);
+                   });
+      // Without it, each file parses its includes itself, as always.
+      P.Ok = !Err;
+    });
+  }
+
   auto RunJob = [&](size_t I) {
     Job &J = Jobs[I];
     Outcome O;
-    std::string Note;
-    if (!J.Error && Cache && !J.CacheKey.empty())
-      if (std::optional<CachedTU> Hit = Cache->lookup(J.CacheKey, Note)) {
-        O.Parse = std::move(Hit->Parse);
-        O.Analysis = std::move(Hit->Analysis);
-        O.Cached = true;
-      }
+    if (Hits[I]) {
+      O.Parse = std::move(Hits[I]->Parse);
+      O.Analysis = std::move(Hits[I]->Analysis);
+      O.Cached = true;
+    }
     if (!J.Error && !O.Cached) {
       ApiModel Api(*J.Pack); // its caches are per thread and per AST
       std::vector<std::pair<std::string, std::string>> Deps;
       bool Analyzed = false;
-      O.Parse = parseFile(J.Commands, Opts.Frontend, J.File,
-                          [&](clang::ASTContext &Ctx) {
-                            O.Analysis = analyzeTranslationUnit(
-                                Ctx, Api, J.Analysis, J.Cost);
-                            Deps = ResultCache::dependencies(
-                                Ctx.getSourceManager());
-                            Analyzed = true;
-                          });
+      const Preamble *P = PreambleOf[I] >= 0 && Preambles[PreambleOf[I]].Ok
+                              ? &Preambles[PreambleOf[I]]
+                              : nullptr;
+      auto Parse = [&](const std::string &Pch) {
+        O.Analysis = TUAnalysis();
+        Analyzed = false;
+        return parseFile(J.Commands, Opts.Frontend, J.File,
+                         [&](clang::ASTContext &Ctx) {
+                           O.Analysis = analyzeTranslationUnit(
+                               Ctx, Api, J.Analysis, J.Cost);
+                           Deps = ResultCache::dependencies(
+                               Ctx.getSourceManager());
+                           Analyzed = true;
+                         },
+                         Pch);
+      };
+      O.Parse = Parse(P ? P->Pch : "");
+      // A file that does not compile with the preamble is parsed without
+      // it, so that its errors are its own.
+      if (P && !O.Parse.Ok) {
+        O.Parse = Parse("");
+        P = nullptr;
+      }
+      if (P) {
+        Deps.insert(Deps.end(), P->Deps.begin(), P->Deps.end());
+        std::sort(Deps.begin(), Deps.end());
+        Deps.erase(std::unique(Deps.begin(), Deps.end()), Deps.end());
+      }
       // A TU with compile errors is not stored: a missing header that
       // appears later would not invalidate it.
       if (Cache && !J.CacheKey.empty() && Analyzed && O.Parse.Ok)
@@ -511,8 +616,6 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         }
     }
     std::lock_guard<std::mutex> G(Lock);
-    if (!Note.empty())
-      llvm::errs() << "seam: note: " << Note << "\n";
     Outcomes[I] = std::move(O);
     Outcomes[I].Done = true;
     ++Finished;
@@ -528,16 +631,13 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       Emit(NextToEmit++);
   };
 
-  unsigned Threads = Opts.Jobs ? Opts.Jobs : llvm::hardware_concurrency().compute_thread_count();
-  Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
-  if (Threads <= 1) {
-    for (size_t I = 0; I < Jobs.size(); ++I)
-      RunJob(I);
-  } else {
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
-    for (size_t I = 0; I < Jobs.size(); ++I)
-      Pool.async([&, I] { RunJob(I); });
-    Pool.wait();
+  RunAll(Jobs.size(), RunJob);
+  if (!PreambleDir.empty()) {
+    for (const Preamble &P : Preambles) {
+      llvm::sys::fs::remove(P.Header);
+      llvm::sys::fs::remove(P.Pch);
+    }
+    llvm::sys::fs::remove(PreambleDir);
   }
 
   if (!CacheWarning.empty())

@@ -51,6 +51,7 @@ struct CheckOptions {
   std::string SarifCategory, SarifRoot;
   std::string CacheDir;          ///< --cache-dir; "" = the default
   bool Cache = true;             ///< --no-cache
+  bool SharePreambles = true;    ///< --no-shared-preamble
   uint64_t CacheMaxMB = 1024;    ///< --cache-max-size
   /// Whether progress lines may go to stderr (a terminal, and not --quiet).
   std::optional<bool> Progress;

@@ -189,19 +189,22 @@ std::string ResultCache::hashFile(llvm::StringRef Path) {
 
 std::vector<std::pair<std::string, std::string>>
 ResultCache::dependencies(const clang::SourceManager &SM) {
+  // The files this parse entered itself; those of a precompiled preamble
+  // are the preamble's dependencies.
   std::vector<std::pair<std::string, std::string>> Out;
-  for (auto It = SM.fileinfo_begin(), E = SM.fileinfo_end(); It != E; ++It) {
-    clang::FileEntryRef FE = It->first;
-    clang::FileID FID = SM.translateFile(FE);
-    if (FID.isInvalid() || SM.isInSystemHeader(SM.getLocForStartOfFile(FID)))
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const clang::SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile() ||
+        clang::SrcMgr::isSystem(E.getFile().getFileCharacteristic()))
       continue;
-    std::optional<llvm::MemoryBufferRef> Buf =
-        It->second->getBufferIfLoaded();
-    if (!Buf)
+    const clang::SrcMgr::ContentCache &C = E.getFile().getContentCache();
+    std::optional<llvm::MemoryBufferRef> Buf = C.getBufferIfLoaded();
+    if (!C.OrigEntry || !Buf)
       continue;
-    Out.push_back({absolutePath(SM, FE), hash(Buf->getBuffer())});
+    Out.push_back({absolutePath(SM, *C.OrigEntry), hash(Buf->getBuffer())});
   }
   std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
 }
 

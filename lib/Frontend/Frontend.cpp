@@ -5,6 +5,8 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Serialization/PCHContainerOperations.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -231,9 +233,128 @@ std::optional<std::string> checkSourceFile(const CompilationDatabase &DB,
   return std::nullopt;
 }
 
+namespace {
+
+/// Skips bodies in system headers only; joined with the PCH writer's
+/// consumer, whose default would skip every body.
+class SystemBodiesOnly : public ASTConsumer {
+public:
+  explicit SystemBodiesOnly(SourceManager &SM) : SM(SM) {}
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+  }
+
+private:
+  SourceManager &SM;
+};
+
+class PchAction : public GeneratePCHAction {
+public:
+  PchAction(std::string Out, bool Skip,
+            const std::function<void(const SourceManager &)> &OnDone)
+      : Out(std::move(Out)), Skip(Skip), OnDone(OnDone) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef In) override {
+    CI.getFrontendOpts().OutputFile = Out;
+    CI.getFrontendOpts().SkipFunctionBodies = Skip;
+    std::vector<std::unique_ptr<ASTConsumer>> Cs;
+    Cs.push_back(GeneratePCHAction::CreateASTConsumer(CI, In));
+    if (!Cs.back())
+      return nullptr;
+    Cs.push_back(std::make_unique<SystemBodiesOnly>(CI.getSourceManager()));
+    return std::make_unique<MultiplexConsumer>(std::move(Cs));
+  }
+  void EndSourceFileAction() override {
+    OnDone(getCompilerInstance().getSourceManager());
+    GeneratePCHAction::EndSourceFileAction();
+  }
+
+private:
+  std::string Out;
+  bool Skip;
+  const std::function<void(const SourceManager &)> &OnDone;
+};
+
+class PchFactory : public FrontendActionFactory {
+public:
+  PchFactory(std::string Out, bool Skip,
+             const std::function<void(const SourceManager &)> &OnDone)
+      : Out(std::move(Out)), Skip(Skip), OnDone(OnDone) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<PchAction>(Out, Skip, OnDone);
+  }
+
+private:
+  std::string Out;
+  bool Skip;
+  const std::function<void(const SourceManager &)> &OnDone;
+};
+
+} // namespace
+
+std::optional<std::string>
+buildPch(const CompileCommand &Command, const FrontendOptions &Opts,
+         const std::string &Header, const std::string &Pch,
+         const std::function<void(const SourceManager &)> &OnDone) {
+  // The member's command, compiling the header instead of the member.
+  CompileCommand C = Command;
+  for (std::string &A : C.CommandLine)
+    if (A == Command.Filename)
+      A = Header;
+  C.Filename = Header;
+  CommandsDatabase DB({C});
+  ClangTool Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(),
+                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+                     llvm::vfs::createPhysicalFileSystem().release()));
+  Tool.appendArgumentsAdjuster(
+      [](const CommandLineArguments &Args, llvm::StringRef) {
+        CommandLineArguments Out = Args;
+        Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
+                   "-resource-dir=" SEAM_CLANG_RESOURCE_DIR);
+        return Out;
+      });
+  if (!Opts.ArgsBefore.empty())
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+        Opts.ArgsBefore, ArgumentInsertPosition::BEGIN));
+  std::vector<std::string> After = Opts.ArgsAfter;
+  if (!Opts.BuildDir.empty() && Opts.HasExtraArgs)
+    After.insert(After.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+  After.insert(After.end(), {"-w", "-fno-caret-diagnostics", "-xc++-header"});
+  Tool.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+  // "-x c++-header" must come before the file name it applies to.
+  Tool.appendArgumentsAdjuster(
+      [](const CommandLineArguments &Args, llvm::StringRef File) {
+        CommandLineArguments Out;
+        for (const std::string &A : Args)
+          if (A != "-xc++-header")
+            Out.push_back(A);
+        for (size_t I = 1; I < Out.size(); ++I)
+          if (Out[I] == File) {
+            Out.insert(Out.begin() + I, "-xc++-header");
+            break;
+          }
+        return Out;
+      });
+  ErrorCollector Errors(Header);
+  Tool.setDiagnosticConsumer(&Errors);
+  Tool.setPrintErrorMessage(false);
+  PchFactory F(Pch, Opts.SkipSystemBodies, OnDone);
+  int Status = 1;
+  llvm::thread Worker(std::optional<unsigned>(1u << 30),
+                      [&] { Status = Tool.run(&F); });
+  Worker.join();
+  if (Status != 0 || !Errors.Errors.empty())
+    return "the shared preamble '" + Header + "' did not compile" +
+           (Errors.Errors.empty() ? std::string()
+                                  : ": " + Errors.Errors.front().Message);
+  return std::nullopt;
+}
+
 ParseResult parseFile(const std::vector<CompileCommand> &Commands,
                       const FrontendOptions &Opts, const std::string &File,
-                      const std::function<void(ASTContext &)> &OnTU) {
+                      const std::function<void(ASTContext &)> &OnTU,
+                      const std::string &Pch) {
   auto Start = std::chrono::steady_clock::now();
   ParseResult R;
   R.File = File;
@@ -264,6 +385,8 @@ ParseResult parseFile(const std::vector<CompileCommand> &Commands,
   // -fno-caret-diagnostics also keeps clang from printing "N errors
   // generated." on stderr: its errors are results here.
   After.insert(After.end(), {"-w", "-ferror-limit=10", "-fno-caret-diagnostics"});
+  if (!Pch.empty()) // the leading includes, parsed once for several files
+    After.insert(After.end(), {"-include-pch", Pch});
   Tool.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
   std::string Abs = File;

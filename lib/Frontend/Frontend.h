@@ -61,7 +61,18 @@ checkSourceFile(const clang::tooling::CompilationDatabase &DB,
 ParseResult
 parseFile(const std::vector<clang::tooling::CompileCommand> &Commands,
           const FrontendOptions &Opts, const std::string &File,
-          const std::function<void(clang::ASTContext &)> &OnTU);
+          const std::function<void(clang::ASTContext &)> &OnTU,
+          const std::string &Pch = "");
+
+/// Precompiles \p Header (the leading includes that several files share)
+/// with \p Command's flags into \p Pch, skipping bodies in system headers as
+/// parseFile does. \p OnDone sees the source manager of that parse (for the
+/// files it read). Returns the error line, or nothing.
+std::optional<std::string>
+buildPch(const clang::tooling::CompileCommand &Command,
+         const FrontendOptions &Opts, const std::string &Header,
+         const std::string &Pch,
+         const std::function<void(const clang::SourceManager &)> &OnDone);
 
 } // namespace seam
 

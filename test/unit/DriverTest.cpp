@@ -1,0 +1,133 @@
+//===- DriverTest.cpp - clang-tidy-style selection, suppressions, baselines ===//
+#include "Driver/Baseline.h"
+#include "Driver/Selection.h"
+#include "Driver/SharedPreamble.h"
+#include "Rules/GlobList.h"
+#include "Rules/Suppressions.h"
+
+#include <gtest/gtest.h>
+
+using namespace seam;
+
+TEST(GlobList, LastMatchingItemDecides) {
+  GlobList G("-*, seam-host-sync,\nseam-graph-*");
+  EXPECT_TRUE(G.contains("seam-host-sync"));
+  EXPECT_TRUE(G.contains("seam-graph-break"));
+  EXPECT_FALSE(G.contains("seam-capture-sync"));
+  EXPECT_FALSE(GlobList("seam-*,-seam-host-sync").contains("seam-host-sync"));
+  EXPECT_TRUE(GlobList("-seam-host-sync,seam-*").contains("seam-host-sync"));
+  EXPECT_FALSE(GlobList("").contains("seam-host-sync"));
+  EXPECT_TRUE(matchesGlob("*sync", "seam-host-sync"));
+  EXPECT_TRUE(matchesGlob("s*-*-sync", "seam-host-sync"));
+  EXPECT_FALSE(matchesGlob("seam-?ost-sync", "seam-host-sync")); // '*' only
+}
+
+TEST(Nolint, FormsAndBlocks) {
+  NolintDirectives D = NolintDirectives::parse(
+      "a; // NOLINT\n"                         // 1
+      "b; // NOLINT(seam-graph-*)\n"           // 2
+      "// NOLINTNEXTLINE(seam-host-sync)\n"    // 3
+      "c;\n"                                   // 4
+      "// NOLINTBEGIN(seam-*)\n"               // 5
+      "d;\n"                                   // 6
+      "// NOLINTEND(seam-*)\n"                 // 7
+      "e;\n"                                   // 8
+      "// NOLINTBEGIN(x)\n"                    // 9
+      "// NOLINTEND(y)\n");                    // 10
+  EXPECT_TRUE(D.suppresses(1, "seam-host-sync"));
+  EXPECT_FALSE(D.suppresses(2, "seam-host-sync"));
+  EXPECT_TRUE(D.suppresses(2, "seam-graph-break"));
+  EXPECT_TRUE(D.suppresses(4, "seam-host-sync"));
+  EXPECT_FALSE(D.suppresses(3, "seam-host-sync"));
+  EXPECT_TRUE(D.suppresses(6, "seam-capture-sync"));
+  EXPECT_FALSE(D.suppresses(8, "seam-host-sync"));
+  ASSERT_EQ(D.Problems.size(), 2u);
+  EXPECT_EQ(D.Problems[0].Line, 10u); // the END without its BEGIN
+  EXPECT_FALSE(D.Problems[0].IsBegin);
+  EXPECT_EQ(D.Problems[1].Line, 9u);
+  EXPECT_TRUE(D.Problems[1].IsBegin);
+}
+
+TEST(Shard, ParseAndSplit) {
+  EXPECT_FALSE(!parseShard("2/4"));
+  for (const char *Bad : {"0/4", "5/4", "x/4", "1/0", "1"}) {
+    llvm::Expected<Shard> S = parseShard(Bad);
+    EXPECT_FALSE(static_cast<bool>(S)) << Bad;
+    if (!S)
+      llvm::consumeError(S.takeError());
+  }
+  // Every file is in exactly one shard.
+  for (const char *F : {"src/a.cpp", "src/b.cpp", "tools/c.cc", "x"}) {
+    int In = 0;
+    for (unsigned I = 1; I <= 3; ++I)
+      In += inShard(F, Shard{I, 3});
+    EXPECT_EQ(In, 1) << F;
+  }
+}
+
+TEST(LineFilter, ClangTidySemantics) {
+  llvm::Expected<LineFilter> LF =
+      LineFilter::parse(R"([{"name":"a.cpp","lines":[[1,3],[7,7]]},{"name":"b.h"}])");
+  ASSERT_TRUE(static_cast<bool>(LF));
+  EXPECT_TRUE(LF->passes("/src/a.cpp", 2));
+  EXPECT_TRUE(LF->passes("/src/a.cpp", 7));
+  EXPECT_FALSE(LF->passes("/src/a.cpp", 5));
+  EXPECT_TRUE(LF->passes("/inc/b.h", 500));
+  EXPECT_FALSE(LF->passes("/src/c.cpp", 1));
+  llvm::Expected<LineFilter> Bad = LineFilter::parse("[{\"lines\":[]}]");
+  EXPECT_FALSE(static_cast<bool>(Bad));
+  if (!Bad)
+    llvm::consumeError(Bad.takeError());
+}
+
+TEST(Fingerprint, SurvivesShiftsNotEdits) {
+  auto Make = [](unsigned Line, const std::string &Text) {
+    Finding F;
+    F.RuleId = "seam-host-sync";
+    F.Function = "train";
+    F.Where.File = "/repo/src/train.cpp";
+    F.Where.Line = Line;
+    F.Where.LineText = Text;
+    return F;
+  };
+  std::vector<Finding> A = {Make(10, "  x.item<float>();"),
+                            Make(11, "  x.item<float>();")};
+  std::vector<Finding> B = {Make(40, "    x.item<float>();"),
+                            Make(41, "x.item<float>();")};
+  assignFingerprints(A, "/repo");
+  assignFingerprints(B, "/repo");
+  EXPECT_EQ(A[0].Fingerprint, B[0].Fingerprint); // moved, re-indented
+  EXPECT_EQ(A[1].Fingerprint, B[1].Fingerprint);
+  EXPECT_NE(A[0].Fingerprint, A[1].Fingerprint); // occurrence index
+  std::vector<Finding> C = {Make(10, "  y.item<float>();")};
+  assignFingerprints(C, "/repo");
+  EXPECT_NE(A[0].Fingerprint, C[0].Fingerprint); // the line itself edited
+  std::vector<Finding> D = {Make(10, "  x.item<float>();")};
+  assignFingerprints(D, "/elsewhere/checkout");
+  EXPECT_NE(A[0].Fingerprint, D[0].Fingerprint); // root-relative path
+}
+
+TEST(SharedPreamble, LeadingIncludes) {
+  EXPECT_EQ(leadingIncludes("\xEF\xBB\xBF// c\n/* x\n y */\n#pragma once\n"
+                            "#include <torch/torch.h>\n#include <vector> // v\n"
+                            "int x;\n#include <map>\n",
+                            "/nowhere"),
+            "#include <torch/torch.h>\n#include <vector>\n");
+  EXPECT_EQ(leadingIncludes("#define X 1\n#include <torch/torch.h>\n", "/"), "");
+  EXPECT_EQ(leadingIncludes("#include \"missing-here.h\"\n", "/nowhere"),
+            "#include \"missing-here.h\"\n");
+}
+
+TEST(SharedPreamble, FlagsIgnoreFileAndOutputs) {
+  clang::tooling::CompileCommand A("/b", "../a.cpp",
+                                   {"c++", "-Iinc", "-MD", "-MF", "a.d", "-o",
+                                    "a.o", "-c", "../a.cpp"},
+                                   "");
+  clang::tooling::CompileCommand B("/b", "../b.cpp",
+                                   {"c++", "-Iinc", "-MD", "-MF", "b.d", "-o",
+                                    "b.o", "-c", "../b.cpp"},
+                                   "");
+  EXPECT_EQ(preambleFlags(A), preambleFlags(B));
+  B.CommandLine.insert(B.CommandLine.begin() + 1, "-DX");
+  EXPECT_NE(preambleFlags(A), preambleFlags(B));
+}
