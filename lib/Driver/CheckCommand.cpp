@@ -558,7 +558,11 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       std::optional<std::string> Err =
           buildPch(First.Commands.front(), Opts.Frontend, P.Header, P.Pch,
                    [&](const clang::SourceManager &SM) {
+                     // The preamble's own header is this run's, not a source.
                      P.Deps = ResultCache::dependencies(SM);
+                     llvm::erase_if(P.Deps, [&](const auto &D) {
+                       return D.first == P.Header;
+                     });
                    });
       // Without it, each file parses its includes itself, as always.
       P.Ok = !Err;
