@@ -20,7 +20,8 @@ secs() { /usr/bin/time -f '%e %M' -o "$WORK/time" "$@" >/dev/null 2>&1 || true; 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "== 1. cold, per TU (median of $REPS, interleaved)"
-for F in test/integration/training-loop.cpp examples/libtorch/train.cpp; do
+[ "${SKIP_COLD:-0}" = 1 ] && echo "(skipped: SKIP_COLD=1)"
+for F in $([ "${SKIP_COLD:-0}" = 1 ] || echo test/integration/training-loop.cpp examples/libtorch/train.cpp); do
   : > "$WORK/c"; : > "$WORK/s"
   for ((i = 0; i < REPS; i++)); do
     secs clang++-19 -fsyntax-only "${FLAGS[@]}" "$F" >> "$WORK/c"
@@ -75,8 +76,9 @@ echo ']' >> "$P/build/compile_commands.json"
 read -r TIDY _ < <(secs run-clang-tidy-19 -j "$J" -p "$P/build" -quiet \
   -checks='-*,readability-braces-around-statements')
 read -r COLD _ < <(secs "$SEAM" check -p "$P/build" -j "$J" --no-cache --fail-on=none)
-printf 'run-clang-tidy-19 -j%s (one check) %7.2fs | seam check -j%s --no-cache %7.2fs | seam is %.2fx faster\n' \
-  "$J" "$TIDY" "$J" "$COLD" "$(echo "$TIDY/$COLD" | bc -l)"
+read -r ALONE _ < <(secs "$SEAM" check -p "$P/build" -j "$J" --no-cache --no-shared-preamble --fail-on=none)
+printf 'run-clang-tidy-19 -j%s (one check) %7.2fs | seam check -j%s --no-cache %7.2fs: %.2fx faster | without the shared preamble %7.2fs: %.2fx\n' \
+  "$J" "$TIDY" "$J" "$COLD" "$(echo "$TIDY/$COLD" | bc -l)" "$ALONE" "$(echo "$TIDY/$ALONE" | bc -l)"
 
 CACHE="$WORK/cache"
 read -r FILL _ < <(secs "$SEAM" check -p "$P/build" -j "$J" --cache-dir "$CACHE" --fail-on=none)
