@@ -292,6 +292,32 @@ private:
 
 } // namespace
 
+/// What every parse adds to the command: clang's resource directory, then,
+/// as clang-tidy, --extra-arg-before right after the compiler, and
+/// --extra-arg (with -p, also the flags after "--") and \p Mine at the end.
+static void addArguments(ClangTool &Tool, const FrontendOptions &Opts,
+                         const std::vector<std::string> &Mine) {
+  Tool.appendArgumentsAdjuster(
+      [](const CommandLineArguments &Args, llvm::StringRef) {
+        for (const std::string &A : Args)
+          if (llvm::StringRef(A).starts_with("-resource-dir"))
+            return Args;
+        CommandLineArguments Out = Args;
+        Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
+                   "-resource-dir=" SEAM_CLANG_RESOURCE_DIR);
+        return Out;
+      });
+  if (!Opts.ArgsBefore.empty())
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+        Opts.ArgsBefore, ArgumentInsertPosition::BEGIN));
+  std::vector<std::string> After = Opts.ArgsAfter;
+  if (!Opts.BuildDir.empty() && Opts.HasExtraArgs)
+    After.insert(After.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+  After.insert(After.end(), Mine.begin(), Mine.end());
+  Tool.appendArgumentsAdjuster(
+      getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+}
+
 std::optional<std::string>
 buildPch(const CompileCommand &Command, const FrontendOptions &Opts,
          const std::string &Header, const std::string &Pch,
@@ -306,22 +332,7 @@ buildPch(const CompileCommand &Command, const FrontendOptions &Opts,
   ClangTool Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(),
                  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
                      llvm::vfs::createPhysicalFileSystem().release()));
-  Tool.appendArgumentsAdjuster(
-      [](const CommandLineArguments &Args, llvm::StringRef) {
-        CommandLineArguments Out = Args;
-        Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
-                   "-resource-dir=" SEAM_CLANG_RESOURCE_DIR);
-        return Out;
-      });
-  if (!Opts.ArgsBefore.empty())
-    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-        Opts.ArgsBefore, ArgumentInsertPosition::BEGIN));
-  std::vector<std::string> After = Opts.ArgsAfter;
-  if (!Opts.BuildDir.empty() && Opts.HasExtraArgs)
-    After.insert(After.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
-  After.insert(After.end(), {"-w", "-fno-caret-diagnostics", "-xc++-header"});
-  Tool.appendArgumentsAdjuster(
-      getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+  addArguments(Tool, Opts, {"-w", "-fno-caret-diagnostics", "-xc++-header"});
   // "-x c++-header" must come before the file name it applies to.
   Tool.appendArgumentsAdjuster(
       [](const CommandLineArguments &Args, llvm::StringRef File) {
@@ -364,31 +375,13 @@ ParseResult parseFile(const std::vector<CompileCommand> &Commands,
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(),
                  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
                      llvm::vfs::createPhysicalFileSystem().release()));
-  Tool.appendArgumentsAdjuster(
-      [](const CommandLineArguments &Args, llvm::StringRef) {
-        for (const std::string &A : Args)
-          if (llvm::StringRef(A).starts_with("-resource-dir"))
-            return Args;
-        CommandLineArguments Out = Args;
-        Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
-                   "-resource-dir=" SEAM_CLANG_RESOURCE_DIR);
-        return Out;
-      });
-  // As clang-tidy: --extra-arg-before right after the compiler, then
-  // --extra-arg (and, with -p, the flags after "--") at the end.
-  if (!Opts.ArgsBefore.empty())
-    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-        Opts.ArgsBefore, ArgumentInsertPosition::BEGIN));
-  std::vector<std::string> After = Opts.ArgsAfter;
-  if (!Opts.BuildDir.empty() && Opts.HasExtraArgs)
-    After.insert(After.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
   // -fno-caret-diagnostics also keeps clang from printing "N errors
   // generated." on stderr: its errors are results here.
-  After.insert(After.end(), {"-w", "-ferror-limit=10", "-fno-caret-diagnostics"});
+  std::vector<std::string> Mine = {"-w", "-ferror-limit=10",
+                                   "-fno-caret-diagnostics"};
   if (!Pch.empty()) // the leading includes, parsed once for several files
-    After.insert(After.end(), {"-include-pch", Pch});
-  Tool.appendArgumentsAdjuster(
-      getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+    Mine.insert(Mine.end(), {"-include-pch", Pch});
+  addArguments(Tool, Opts, Mine);
   std::string Abs = File;
   {
     llvm::SmallString<256> P(File);
