@@ -8,8 +8,8 @@
 #include "llvm/ADT/StringRef.h"
 #include <CLI/CLI.hpp>
 #include <cstring>
-#include <set>
 #include <iostream>
+#include <set>
 
 using namespace seam;
 
@@ -42,9 +42,13 @@ Examples:
 /// clang-tidy's options are spelled with one dash (-checks=...); CLI11
 /// wants two for a long name.
 const char *const TidyLongOptions[] = {
-    "checks", "warnings-as-errors", "header-filter", "exclude-header-filter",
-    "line-filter", "extra-arg", "extra-arg-before", "quiet", "config-file",
-    "dump-config", "list-checks", "fix", "export-fixes", "use-color",
+    "checks",           "warnings-as-errors",
+    "header-filter",    "exclude-header-filter",
+    "line-filter",      "extra-arg",
+    "extra-arg-before", "quiet",
+    "config-file",      "dump-config",
+    "list-checks",      "fix",
+    "export-fixes",     "use-color",
     "system-headers"};
 
 std::string tidySpelling(const std::string &Arg) {
@@ -88,8 +92,8 @@ int main(int Argc, char **Argv) {
     std::string A = tidySpelling(Argv[I]);
     // CLI11 reads "--header-filter=" as a flag waiting for its value in the
     // next argument; for clang-tidy it is the empty value.
-    if (llvm::StringRef(A).starts_with("--") && llvm::StringRef(A).ends_with("=") &&
-        A.find('=') == A.size() - 1) {
+    if (llvm::StringRef(A).starts_with("--") &&
+        llvm::StringRef(A).ends_with("=") && A.find('=') == A.size() - 1) {
       EmptyValue.insert(A.substr(2, A.size() - 3));
       continue;
     }
@@ -154,10 +158,11 @@ int main(int Argc, char **Argv) {
                    "never. Default: auto")
       ->check(CLI::IsMember({"auto", "always", "never"}));
 
-  CLI::Option *ProfileOpt = Check->add_option("--profile", Opts.Profile,
-                    "Device profile for cost estimates: a bundled name (h100, "
-                    "h200, a100, l4, seamrt-local) or a JSON file "
-                    "(docs/cost-model.md). Default: h100");
+  CLI::Option *ProfileOpt = Check->add_option(
+      "--profile", Opts.Profile,
+      "Device profile for cost estimates: a bundled name (h100, "
+      "h200, a100, l4, seamrt-local) or a JSON file "
+      "(docs/cost-model.md). Default: h100");
   Check->add_option("--shape", Opts.Shapes,
                     "Shape hint NAME=DIMS[:DTYPE] for a variable or parameter "
                     "(e.g. x=64x1024:f16), used to size materialized "
@@ -212,16 +217,18 @@ int main(int Argc, char **Argv) {
                   "share (parsed once per run by default); same results");
   Check->add_flag("!--no-cache", Opts.Cache,
                   "Neither read nor write the result cache");
-  Check->add_option("--cache-max-size", Opts.CacheMaxMB,
-                    "Cache size cap in MiB; least recently used entries go "
-                    "first. Default: 1024")
+  Check
+      ->add_option("--cache-max-size", Opts.CacheMaxMB,
+                   "Cache size cap in MiB; least recently used entries go "
+                   "first. Default: 1024")
       ->check(CLI::Range(uint64_t(1), uint64_t(1) << 20));
   Check->add_flag("--quiet", Opts.Quiet,
                   "No progress lines and no notes about guessed flags on "
                   "stderr");
-  Check->add_option("-j,--jobs", Opts.Jobs,
-                    "Translation units analyzed in parallel. Default: the "
-                    "number of cores. Output is the same whatever -j")
+  Check
+      ->add_option("-j,--jobs", Opts.Jobs,
+                   "Translation units analyzed in parallel. Default: the "
+                   "number of cores. Output is the same whatever -j")
       ->check(CLI::Range(1u, 1024u));
   Check->add_option("--shard", Opts.Shard,
                     "Analyze only shard I of N (I/N, 1-based) of the files, "
@@ -265,8 +272,8 @@ int main(int Argc, char **Argv) {
                        "Set run.automationDetails.id of the joined run");
 
   if (!Args.empty() && Args[0][0] != '-' && Args[0] != "check" &&
-      Args[0] != "explain" && Args[0] != "calibrate" &&
-      Args[0] != "validate" && Args[0] != "merge")
+      Args[0] != "explain" && Args[0] != "calibrate" && Args[0] != "validate" &&
+      Args[0] != "merge")
     return usageError("unknown command '" + Args[0] +
                           "' (expected 'check', 'explain', 'calibrate', "
                           "'validate' or 'merge')",

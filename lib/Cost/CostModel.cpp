@@ -272,8 +272,9 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
                     (X.Innermost.OncePerLoop ? "once per loop" : E.Frequency);
       E.Summary += " " + Tag;
       if (E.IdleMicrosTotal && E.TripCount)
-        E.Detail = "~" + formatMicros(*E.IdleMicrosTotal) + " device idle per " +
-                   formatCount(*E.TripCount) + " iterations of the loop";
+        E.Detail = "~" + formatMicros(*E.IdleMicrosTotal) +
+                   " device idle per " + formatCount(*E.TripCount) +
+                   " iterations of the loop";
       if (C.Region) {
         SummaryRow &Row = RegionRow(C);
         ++Row.Syncs;

@@ -57,9 +57,8 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
     return Err(Buf.getError().message());
-  nlohmann::json J =
-      nlohmann::json::parse((*Buf)->getBuffer().begin(),
-                            (*Buf)->getBuffer().end(), nullptr, false);
+  nlohmann::json J = nlohmann::json::parse(
+      (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
   if (J.is_discarded() || !J.is_object() || !J.contains("results") ||
       !J["results"].is_array())
     return Err("expected a JSON object with a \"results\" list (written by "

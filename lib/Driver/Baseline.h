@@ -35,8 +35,8 @@ void assignFingerprints(std::vector<Finding> &Findings, llvm::StringRef Root);
 
 struct BaselineEntry {
   std::string Fingerprint, Rule, File, Function, Message;
-  unsigned Line = 0;  ///< when recorded; informative only
-  std::string Reason; ///< optional
+  unsigned Line = 0;   ///< when recorded; informative only
+  std::string Reason;  ///< optional
   std::string Expires; ///< optional, YYYY-MM-DD
 };
 

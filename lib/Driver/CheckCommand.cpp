@@ -290,7 +290,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     }
     Split = *S;
   }
-  if (!Opts.ConfigFile.empty() && !llvm::sys::fs::is_regular_file(Opts.ConfigFile)) {
+  if (!Opts.ConfigFile.empty() &&
+      !llvm::sys::fs::is_regular_file(Opts.ConfigFile)) {
     errorLine("no such configuration file: '" + Opts.ConfigFile +
               "' (from --config-file)");
     return 2;
@@ -339,8 +340,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     J.File = File;
     llvm::Expected<FileConfig> C = Configs.forFile(File);
     auto Bad = [&](const std::string &Why) {
-      J.Error = "invalid configuration: " + Why + "; '" + File +
-                "' was not analyzed";
+      J.Error =
+          "invalid configuration: " + Why + "; '" + File + "' was not analyzed";
     };
     if (!C) {
       Bad(llvm::toString(C.takeError()));
@@ -429,8 +430,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   size_t NextToEmit = 0, Finished = 0;
   std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Seen;
   std::set<std::string> AnalyzedFiles;
-  bool Progress = Opts.Progress.value_or(!Opts.Quiet &&
-                                         llvm::errs().is_displayed());
+  bool Progress =
+      Opts.Progress.value_or(!Opts.Quiet && llvm::errs().is_displayed());
   auto Emit = [&](size_t I) {
     Job &J = Jobs[I];
     Outcome &O = Outcomes[I];
@@ -456,8 +457,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     sortAndDedupe(Batch);
     // A header's results come once, with the first file that includes it.
     llvm::erase_if(Batch, [&](const Finding &F) {
-      return !Seen
-                  .insert({F.Where.File, F.Where.Line, F.Where.Column,
+      return !Seen.insert({F.Where.File, F.Where.Line, F.Where.Column,
                            F.RuleId == "clang-diagnostic-error"
                                ? F.RuleId + F.Message
                                : F.RuleId})
@@ -490,7 +490,9 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         llvm::errs() << "seam: note: " << Note << "\n";
     }
 
-  unsigned Threads = Opts.Jobs ? Opts.Jobs : llvm::hardware_concurrency().compute_thread_count();
+  unsigned Threads = Opts.Jobs
+                         ? Opts.Jobs
+                         : llvm::hardware_concurrency().compute_thread_count();
   Threads = std::max(1u, std::min<unsigned>(Threads, Jobs.size()));
   auto RunAll = [&](size_t N, const std::function<void(size_t)> &Fn) {
     if (Threads <= 1 || N <= 1) {
@@ -525,8 +527,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       if (!Buf)
         continue;
       std::string Lead = leadingIncludes(
-          (*Buf)->getBuffer(),
-          llvm::sys::path::parent_path(J.Filter.MainFile));
+          (*Buf)->getBuffer(), llvm::sys::path::parent_path(J.Filter.MainFile));
       if (!Lead.empty())
         Groups[Lead + '\0' + preambleFlags(J.Commands.front())].push_back(I);
     }
@@ -587,15 +588,14 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       auto Parse = [&](const std::string &Pch) {
         O.Analysis = TUAnalysis();
         Analyzed = false;
-        return parseFile(J.Commands, Opts.Frontend, J.File,
-                         [&](clang::ASTContext &Ctx) {
-                           O.Analysis = analyzeTranslationUnit(
-                               Ctx, Api, J.Analysis, J.Cost);
-                           Deps = ResultCache::dependencies(
-                               Ctx.getSourceManager());
-                           Analyzed = true;
-                         },
-                         Pch);
+        return parseFile(
+            J.Commands, Opts.Frontend, J.File,
+            [&](clang::ASTContext &Ctx) {
+              O.Analysis = analyzeTranslationUnit(Ctx, Api, J.Analysis, J.Cost);
+              Deps = ResultCache::dependencies(Ctx.getSourceManager());
+              Analyzed = true;
+            },
+            Pch);
       };
       O.Parse = Parse(P ? P->Pch : "");
       // A file that does not compile with the preamble is parsed without
@@ -656,11 +656,11 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
                         "', recorded at line " + std::to_string(E.Line) +
                         ") matches nothing now; remove it");
     for (const BaselineEntry &E : Accepted->expired())
-      R.Notes.push_back("baseline '" + Accepted->path() + "': the entry for " +
-                        E.Rule + " in " + E.File + " ('" + E.Function +
-                        "') expired on " + E.Expires +
-                        "; its result is reported again" +
-                        (E.Reason.empty() ? "" : " (reason: " + E.Reason + ")"));
+      R.Notes.push_back(
+          "baseline '" + Accepted->path() + "': the entry for " + E.Rule +
+          " in " + E.File + " ('" + E.Function + "') expired on " + E.Expires +
+          "; its result is reported again" +
+          (E.Reason.empty() ? "" : " (reason: " + E.Reason + ")"));
   }
   sortAndDedupe(R.Findings);
   std::stable_sort(
@@ -672,7 +672,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
 int runCheck(const CheckOptions &Opts) {
   if (Opts.ListChecks || Opts.DumpConfig) {
     ConfigFinder Configs(Opts.ConfigFile);
-    std::string For = Opts.Files.empty() ? "seam-dump-config.cpp" : Opts.Files.front();
+    std::string For =
+        Opts.Files.empty() ? "seam-dump-config.cpp" : Opts.Files.front();
     llvm::Expected<FileConfig> C = Configs.forFile(For);
     if (!C) {
       errorLine("invalid configuration: " + llvm::toString(C.takeError()));
@@ -780,9 +781,9 @@ int runCheck(const CheckOptions &Opts) {
     sortAndDedupe(R.Unfiltered);
     std::string Text = baselineText(R.Unfiltered, R.SourceRoot,
                                     Previous ? &*Previous : nullptr);
-    if (std::optional<std::string> Err = writeOutput(
-            Opts.WriteBaselinePath,
-            [&](llvm::raw_ostream &OS) { OS << Text; })) {
+    if (std::optional<std::string> Err =
+            writeOutput(Opts.WriteBaselinePath,
+                        [&](llvm::raw_ostream &OS) { OS << Text; })) {
       errorLine(*Err);
       return 2;
     }

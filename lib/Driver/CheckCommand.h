@@ -42,17 +42,17 @@ struct CheckOptions {
   std::optional<std::string> WarningsAsErrors; ///< --warnings-as-errors
   std::optional<std::string> HeaderFilter;     ///< --header-filter
   std::optional<std::string> ExcludeHeaderFilter;
-  std::string LineFilterJson;                  ///< --line-filter
-  std::string ConfigFile;                      ///< --config-file
+  std::string LineFilterJson; ///< --line-filter
+  std::string ConfigFile;     ///< --config-file
   bool ListChecks = false, DumpConfig = false, Quiet = false;
   unsigned Jobs = 0; ///< -j; 0 = one per core
   std::string Shard; ///< --shard I/N
   std::string BaselinePath, WriteBaselinePath;
   std::string SarifCategory, SarifRoot;
-  std::string CacheDir;          ///< --cache-dir; "" = the default
-  bool Cache = true;             ///< --no-cache
-  bool SharePreambles = true;    ///< --no-shared-preamble
-  uint64_t CacheMaxMB = 1024;    ///< --cache-max-size
+  std::string CacheDir;       ///< --cache-dir; "" = the default
+  bool Cache = true;          ///< --no-cache
+  bool SharePreambles = true; ///< --no-shared-preamble
+  uint64_t CacheMaxMB = 1024; ///< --cache-max-size
   /// Whether progress lines may go to stderr (a terminal, and not --quiet).
   std::optional<bool> Progress;
 };
@@ -66,10 +66,10 @@ std::string findRulesDir(const char *Argv0);
 /// after configuration is validated and may veto the run. \p OnFile, when
 /// given, receives each file's results in the order of the files, as soon
 /// as that file and every one before it are done.
-int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
-            const std::function<bool()> &BeforeParse = nullptr,
-            const std::function<void(llvm::ArrayRef<Finding>)> &OnFile =
-                nullptr);
+int analyze(
+    const CheckOptions &Opts, Report &R, bool &InputError,
+    const std::function<bool()> &BeforeParse = nullptr,
+    const std::function<void(llvm::ArrayRef<Finding>)> &OnFile = nullptr);
 
 /// The project root for relative paths: --sarif-root, else the git top
 /// level above the working directory, else the working directory.

@@ -124,8 +124,8 @@ llvm::Expected<FileConfig> parseConfig(llvm::StringRef Text,
   auto Twice = [&](const char *Old, const char *New) {
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
-        "%s: both '%s' and '%s' are given; write only '%s'",
-        Path.str().c_str(), Old, New, New);
+        "%s: both '%s' and '%s' are given; write only '%s'", Path.str().c_str(),
+        Old, New, New);
   };
   if (Raw.Regions && Raw.OldRegions)
     return Twice("regions", "Regions");

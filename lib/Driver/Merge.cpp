@@ -23,8 +23,10 @@ int runMerge(const MergeOptions &Opts) {
     return merge(Opts, Current);
   } catch (const nlohmann::json::exception &E) {
     // A field of an unexpected type, anywhere in an input.
-    return fail("'" + Current + "' is not a SARIF 2.1.0 file Seam can "
-                "merge: " + E.what());
+    return fail("'" + Current +
+                "' is not a SARIF 2.1.0 file Seam can "
+                "merge: " +
+                E.what());
   }
 }
 
@@ -47,11 +49,10 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
     auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
     if (!Buf)
       return fail("cannot read '" + Path + "': " + Buf.getError().message());
-    nlohmann::json Doc =
-        nlohmann::json::parse((*Buf)->getBuffer().begin(),
-                              (*Buf)->getBuffer().end(), nullptr, false);
-    if (Doc.is_discarded() || !Doc.is_object() ||
-        !Doc.contains("version") || Doc["version"] != "2.1.0" || !Doc.contains("runs") ||
+    nlohmann::json Doc = nlohmann::json::parse(
+        (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
+    if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("version") ||
+        Doc["version"] != "2.1.0" || !Doc.contains("runs") ||
         !Doc["runs"].is_array())
       return fail("'" + Path + "' is not a SARIF 2.1.0 file");
     for (nlohmann::json &Run : Doc["runs"]) {
@@ -65,16 +66,15 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
         Out.erase("properties");
       }
       // Rule indices are re-resolved against the first run's rules.
-      const nlohmann::json &Rules = Out["tool"]["driver"].value(
-          "rules", nlohmann::json::array());
+      const nlohmann::json &Rules =
+          Out["tool"]["driver"].value("rules", nlohmann::json::array());
       for (nlohmann::json &Result : Run["results"]) {
         std::string Rule = Result.value("ruleId", "");
         std::string Uri;
         long Line = 0, Col = 0;
         if (Result.contains("locations") && !Result["locations"].empty()) {
-          const nlohmann::json &P =
-              Result["locations"][0].value("physicalLocation",
-                                           nlohmann::json::object());
+          const nlohmann::json &P = Result["locations"][0].value(
+              "physicalLocation", nlohmann::json::object());
           if (P.contains("artifactLocation"))
             Uri = P["artifactLocation"].value("uri", "");
           if (P.contains("region")) {
@@ -82,10 +82,10 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
             Col = P["region"].value("startColumn", 0L);
           }
         }
-        std::string Msg = Rule == "clang-diagnostic-error" &&
-                                  Result.contains("message")
-                              ? Result["message"].value("text", "")
-                              : "";
+        std::string Msg =
+            Rule == "clang-diagnostic-error" && Result.contains("message")
+                ? Result["message"].value("text", "")
+                : "";
         if (!Seen.insert({Rule, Uri, Line, Col, Msg}).second)
           continue;
         Result.erase("ruleIndex");

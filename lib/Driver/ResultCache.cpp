@@ -46,18 +46,12 @@ json finding(const Finding &F) {
   json Path = json::array();
   for (const PathNote &N : F.Path)
     Path.push_back({N.Message, point(N.Where), N.IsCall});
-  json J = {{"rule", F.RuleId},
-            {"level", static_cast<int>(F.Severity)},
-            {"message", F.Message},
-            {"where", point(F.Where)},
-            {"details", F.Details},
-            {"path", Path},
-            {"trigger", F.Trigger},
-            {"residency", F.Residency},
-            {"region", F.Region},
-            {"function", F.Function},
-            {"api", F.Api},
-            {"hot", F.HotReason}};
+  json J = {{"rule", F.RuleId},     {"level", static_cast<int>(F.Severity)},
+            {"message", F.Message}, {"where", point(F.Where)},
+            {"details", F.Details}, {"path", Path},
+            {"trigger", F.Trigger}, {"residency", F.Residency},
+            {"region", F.Region},   {"function", F.Function},
+            {"api", F.Api},         {"hot", F.HotReason}};
   if (const std::optional<CostEstimate> &C = F.Cost)
     J["cost"] = {{"profile", C->Profile},
                  {"pieces", C->RegionPieces},
@@ -121,9 +115,12 @@ Finding finding(const json &J) {
 }
 
 json row(const SummaryRow &R) {
-  return {R.Kind,     R.Name,   point(R.Where),         R.Pieces,
-          R.LaunchesBefore, R.LaunchesAfter, R.Syncs,   R.MicrosPerExecution,
-          opt(R.TripCount), opt(R.MicrosTotal), R.Rank, R.Profile};
+  return {R.Kind,           R.Name,
+          point(R.Where),   R.Pieces,
+          R.LaunchesBefore, R.LaunchesAfter,
+          R.Syncs,          R.MicrosPerExecution,
+          opt(R.TripCount), opt(R.MicrosTotal),
+          R.Rank,           R.Profile};
 }
 SummaryRow row(const json &J) {
   SummaryRow R;
@@ -228,7 +225,8 @@ std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
         J.at("key") != Key)
       throw std::runtime_error("bad header");
     for (const json &D : J.at("deps"))
-      TU.Deps.push_back({D.at(0).get<std::string>(), D.at(1).get<std::string>()});
+      TU.Deps.push_back(
+          {D.at(0).get<std::string>(), D.at(1).get<std::string>()});
     const json &P = J.at("parse");
     TU.Parse.File = P.at("file").get<std::string>();
     TU.Parse.Ok = P.at("ok").get<bool>();
@@ -251,9 +249,8 @@ std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
     if (hashFile(File) != Hash)
       return std::nullopt; // a source changed
   // Mark it used, for the least-recently-used eviction.
-  if (int FD; !llvm::sys::fs::openFileForWrite(Path, FD,
-                                               llvm::sys::fs::CD_OpenExisting,
-                                               llvm::sys::fs::OF_Append)) {
+  if (int FD; !llvm::sys::fs::openFileForWrite(
+          Path, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append)) {
     llvm::sys::fs::setLastAccessAndModificationTime(
         FD, llvm::sys::toTimePoint(std::time(nullptr)));
     llvm::sys::Process::SafelyCloseFileDescriptor(FD);
@@ -292,8 +289,8 @@ std::optional<std::string> ResultCache::store(const std::string &Key,
   // reads the old entry or the new one, never half of one.
   llvm::SmallString<256> Tmp;
   int FD;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
-          Path + ".tmp-%%%%%%", FD, Tmp))
+  if (std::error_code EC =
+          llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Tmp))
     return "cannot write to the cache directory '" + Parent.str() +
            "': " + EC.message();
   {
@@ -328,7 +325,8 @@ void ResultCache::evict() {
     if (!llvm::sys::fs::status(It->path(), St) &&
         llvm::sys::fs::is_regular_file(St) &&
         llvm::StringRef(It->path()).ends_with(".json")) {
-      Entries.push_back({It->path(), St.getSize(), St.getLastModificationTime()});
+      Entries.push_back(
+          {It->path(), St.getSize(), St.getLastModificationTime()});
       Total += St.getSize();
     }
   }

@@ -58,8 +58,7 @@ public:
   /// a line for the user when the entry was corrupt.
   std::optional<CachedTU> lookup(const std::string &Key, std::string &Note);
   /// Stores \p TU under \p Key; returns an error line, or nothing.
-  std::optional<std::string> store(const std::string &Key,
-                                   const CachedTU &TU);
+  std::optional<std::string> store(const std::string &Key, const CachedTU &TU);
   /// Removes the least recently used entries while the cache is over its cap.
   void evict();
   const std::string &dir() const { return Dir; }

@@ -62,8 +62,8 @@ selectFiles(const clang::tooling::CompilationDatabase *DB,
     llvm::Regex Re(P);
     std::string Err;
     if (!Re.isValid(Err)) {
-      Errors.push_back("no such file: '" + P + "' (nor a valid regex: " +
-                       Err + ")");
+      Errors.push_back("no such file: '" + P + "' (nor a valid regex: " + Err +
+                       ")");
       continue;
     }
     bool Any = false;

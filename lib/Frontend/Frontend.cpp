@@ -119,7 +119,8 @@ public:
   /// bodies in system headers are not parsed (Sema still parses constexpr
   /// and deduced-return-type ones, which declarations need).
   bool shouldSkipFunctionBody(Decl *D) override {
-    return SkipSystemBodies && SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+    return SkipSystemBodies &&
+           SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
   }
 
 private:
@@ -177,8 +178,8 @@ public:
       PathNote N;
       N.Message = std::string(Msg);
       if (Info.hasSourceManager() && Info.getLocation().isValid())
-        N.Where = makePoint(Info.getSourceManager(), LangOpts,
-                            Info.getLocation());
+        N.Where =
+            makePoint(Info.getSourceManager(), LangOpts, Info.getLocation());
       Errors.back().Path.push_back(std::move(N));
       return;
     }
@@ -195,8 +196,8 @@ public:
     F.Message = std::string(Msg);
     F.Trigger = "compile-error";
     if (Info.hasSourceManager() && Info.getLocation().isValid())
-      F.Where = makePoint(Info.getSourceManager(), LangOpts,
-                          Info.getLocation());
+      F.Where =
+          makePoint(Info.getSourceManager(), LangOpts, Info.getLocation());
     if (!F.Where.valid()) { // a driver error: it belongs to the file
       F.Where = SourcePoint();
       F.Where.File = MainFile;
@@ -228,8 +229,8 @@ std::optional<std::string> checkSourceFile(const CompilationDatabase &DB,
            std::to_string(MaxSourceBytes >> 20) + " MiB";
   for (const CompileCommand &C : DB.getCompileCommands(File))
     if (!C.Directory.empty() && !llvm::sys::fs::is_directory(C.Directory))
-      return "the compile command for '" + File + "' runs in '" +
-             C.Directory + "', which does not exist";
+      return "the compile command for '" + File + "' runs in '" + C.Directory +
+             "', which does not exist";
   return std::nullopt;
 }
 
@@ -413,9 +414,9 @@ ParseResult parseFile(const std::vector<CompileCommand> &Commands,
               "' could not be analyzed (no compile command or the compiler "
               "could not start)";
   }
-  R.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            Start)
-                  .count();
+  R.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return R;
 }
 

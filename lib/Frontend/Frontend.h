@@ -23,9 +23,9 @@
 namespace seam {
 
 struct FrontendOptions {
-  std::string BuildDir;               ///< -p
-  bool HasExtraArgs = false;          ///< "--" was given
-  std::vector<std::string> ExtraArgs; ///< the command after "--"
+  std::string BuildDir;                ///< -p
+  bool HasExtraArgs = false;           ///< "--" was given
+  std::vector<std::string> ExtraArgs;  ///< the command after "--"
   std::vector<std::string> ArgsBefore; ///< --extra-arg-before
   std::vector<std::string> ArgsAfter;  ///< --extra-arg
   /// Do not parse function bodies in system headers (LibTorch's): the

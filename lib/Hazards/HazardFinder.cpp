@@ -124,8 +124,7 @@ findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
 void sortAndDedupe(std::vector<Finding> &Findings) {
   auto Key = [](const Finding &F) {
     // Compiler errors may share a position; rules never do.
-    return std::make_tuple(F.Where.File, F.Where.Line, F.Where.Column,
-                           F.RuleId,
+    return std::make_tuple(F.Where.File, F.Where.Line, F.Where.Column, F.RuleId,
                            F.RuleId == "clang-diagnostic-error" ? F.Message
                                                                 : "");
   };

@@ -16,7 +16,8 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
   RegionModel Regions(Ctx, Api, Opts.Regions, Flows);
   std::vector<TriggerSite> Sites =
       findTriggerSites(Ctx, Api, Regions, &Out.Incomplete);
-  Out.Findings = findHazards(Ctx, Api, Regions, Sites, Opts, &Out.NolintProblems);
+  Out.Findings =
+      findHazards(Ctx, Api, Regions, Sites, Opts, &Out.NolintProblems);
   estimateCosts(Ctx, Api, Regions, Sites, Out.Findings, Cost, Out.Summary);
   return Out;
 }

@@ -82,18 +82,18 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
   nlohmann::json Summary = nlohmann::json::array();
   for (const SummaryRow &Row : R.Summary)
     Summary.push_back(summaryJson(Row));
-  nlohmann::json Doc = {{"format", "seam-results"},
-                        {"version", 1},
-                        {"tool", {{"name", "seam"}, {"version", SeamVersion}}},
-                        {"rulePacks", R.RulePacks},
-                        {"results", Results},
-                        {"summary", Summary},
-                        {"errors", Errors},
-                        {"incompleteFunctions", R.Incomplete},
-                        {"baselined", R.Baselined},
-                        {"cache", {{"hits", R.CacheHits},
-                                   {"misses", R.CacheMisses}}},
-                        {"notes", R.Notes}};
+  nlohmann::json Doc = {
+      {"format", "seam-results"},
+      {"version", 1},
+      {"tool", {{"name", "seam"}, {"version", SeamVersion}}},
+      {"rulePacks", R.RulePacks},
+      {"results", Results},
+      {"summary", Summary},
+      {"errors", Errors},
+      {"incompleteFunctions", R.Incomplete},
+      {"baselined", R.Baselined},
+      {"cache", {{"hits", R.CacheHits}, {"misses", R.CacheMisses}}},
+      {"notes", R.Notes}};
   // Paths and source text need not be UTF-8: invalid bytes become U+FFFD.
   OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
      << "\n";

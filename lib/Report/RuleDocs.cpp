@@ -1,4 +1,5 @@
-//===- RuleDocs.cpp - The rules' docs pages, embedded for SARIF help -------===//
+//===- RuleDocs.cpp - The rules' docs pages, embedded for SARIF help
+//-------===//
 #include "llvm/ADT/StringRef.h"
 #include <string>
 

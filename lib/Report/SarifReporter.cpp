@@ -47,9 +47,13 @@ unsigned utf16Column(llvm::StringRef Line, unsigned ByteCol) {
   size_t I = 0, End = std::min<size_t>(ByteCol - 1, Line.size());
   while (I < End) {
     unsigned char C = Line[I];
-    unsigned Len = C < 0x80 ? 1 : (C >> 5) == 0x6 ? 2 : (C >> 4) == 0xE ? 3
-                              : (C >> 3) == 0x1E ? 4 : 1;
-    if (I + Len > Line.size() || Len == 1 || !llvm::isLegalUTF8Sequence(
+    unsigned Len = C < 0x80           ? 1
+                   : (C >> 5) == 0x6  ? 2
+                   : (C >> 4) == 0xE  ? 3
+                   : (C >> 3) == 0x1E ? 4
+                                      : 1;
+    if (I + Len > Line.size() || Len == 1 ||
+        !llvm::isLegalUTF8Sequence(
             reinterpret_cast<const llvm::UTF8 *>(Line.data() + I),
             reinterpret_cast<const llvm::UTF8 *>(Line.data() + I + Len)))
       Len = 1;
@@ -194,8 +198,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
         {"ruleIndex", RuleIndex},
         {"level", sarifLevel(F.Severity)},
         {"message", {{"text", Text}}},
-        {"locations",
-         {{{"physicalLocation", physical(F.Where, Base)}}}}};
+        {"locations", {{{"physicalLocation", physical(F.Where, Base)}}}}};
     if (!F.Function.empty())
       Result["locations"][0]["logicalLocations"] = {
           {{"fullyQualifiedName", F.Function}, {"kind", "function"}}};
@@ -242,10 +245,12 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
     Notifications.push_back(
         {{"level", "warning"},
          {"message",
-          {{"text", std::to_string(Cut) + " lower-ranked results were left "
-                    "out: GitHub code scanning shows at most " +
-                    std::to_string(MaxSarifResults) + " per run; the JSON "
-                    "format has them all"}}},
+          {{"text", std::to_string(Cut) +
+                        " lower-ranked results were left "
+                        "out: GitHub code scanning shows at most " +
+                        std::to_string(MaxSarifResults) +
+                        " per run; the JSON "
+                        "format has them all"}}},
          {"descriptor", {{"id", "seam-results-cut"}}}});
   nlohmann::json Invocation = {{"executionSuccessful", R.Errors.empty()}};
   if (!Notifications.empty())

@@ -38,8 +38,9 @@ NolintDirectives NolintDirectives::parse(llvm::StringRef Text) {
       } else if (After.consume_front("END")) {
         std::string Checks = checkList(After);
         // The END closes the innermost BEGIN with the same list.
-        auto It = std::find_if(Stack.rbegin(), Stack.rend(),
-                               [&](const Open &O) { return O.Checks == Checks; });
+        auto It =
+            std::find_if(Stack.rbegin(), Stack.rend(),
+                         [&](const Open &O) { return O.Checks == Checks; });
         if (It == Stack.rend()) {
           D.Problems.push_back({LineNo, Column, false});
           continue;
@@ -116,7 +117,8 @@ std::vector<Finding> Suppressions::problems() {
       if (!Invalid) {
         llvm::StringRef Rest = Buf;
         for (unsigned L = 1; L < U.Line && !Rest.empty(); ++L)
-          Rest = Rest.drop_front(std::min(Rest.find('\n'), Rest.size() - 1) + 1);
+          Rest =
+              Rest.drop_front(std::min(Rest.find('\n'), Rest.size() - 1) + 1);
         F.Where.LineText = Rest.take_front(Rest.find('\n')).rtrim('\r').str();
       }
       Out.push_back(std::move(F));

@@ -52,9 +52,10 @@ public:
     F.Severity = Level::Error;
     F.Message = "capture sync: " + actionPhrase(In.Site) +
                 " inside a CUDA graph capture; the capture fails at run time";
-    F.Details.push_back("a synchronization is not allowed while a stream is "
-                        "captured: CUDA reports cudaErrorStreamCaptureUnsupported "
-                        "and the graph is invalidated");
+    F.Details.push_back(
+        "a synchronization is not allowed while a stream is "
+        "captured: CUDA reports cudaErrorStreamCaptureUnsupported "
+        "and the graph is invalidated");
     F.Path = toNotes(In.SM, In.LO, In.Where.CapturePath);
     F.HotReason = "capture";
     return true;
