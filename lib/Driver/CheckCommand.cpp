@@ -404,8 +404,14 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
              {&Opts.Frontend.ArgsBefore, &Opts.Frontend.ArgsAfter,
               &Opts.Frontend.ExtraArgs})
           K += '\0' + llvm::join(*A, "\x1f");
-        K += Opts.Frontend.SkipSystemBodies ? "\x1e" "skip" : "\x1e" "keep";
-        K += Opts.Analysis.ReportColdSyncs ? "\x1e" "cold" : "\x1e" "hot";
+        K += Opts.Frontend.SkipSystemBodies ? "\x1e"
+                                              "skip"
+                                            : "\x1e"
+                                              "keep";
+        K += Opts.Analysis.ReportColdSyncs ? "\x1e"
+                                             "cold"
+                                           : "\x1e"
+                                             "hot";
         for (const std::string &P : PackPaths)
           K += '\0' + P + '=' + Parts.file(P);
         K += '\0' + *Eff.Profile + '=' +
