@@ -6,6 +6,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include <map>
 
 using namespace clang;
 
@@ -78,6 +79,29 @@ ApiModel::ApiModel(RulePack P) : Pack(std::move(P)) {
   fill(Compile, Pack.CompileFunctions);
   fill(HotMethod, Pack.HotMethods);
   fill(LoopFn, Pack.LoopFunctions);
+  fill(DeviceFactory, Pack.DeviceFactories);
+  fill(Transform, Pack.Transforms);
+  for (const PlacementDefault &D : Pack.Defaults)
+    (D.Scoped ? DefaultScopes : DefaultCalls)[D.Name] = &D;
+  // Rules keep their pack's tensor types; equal scopes share one set.
+  std::map<std::vector<std::string>, int> Scopes;
+  for (unsigned I = 0; I < Pack.Triggers.size(); ++I) {
+    TriggerRule &R = Pack.Triggers[I];
+    R.Index = I;
+    int Scope = -1;
+    if (!R.Scope.empty()) {
+      auto [It, New] = Scopes.try_emplace(R.Scope, ScopeSets.size());
+      if (New) {
+        ScopeSets.emplace_back();
+        fill(ScopeSets.back(), R.Scope);
+      }
+      Scope = It->second;
+    }
+    RuleScope.push_back(Scope);
+    if (R.Kind == CallKind::Conversion)
+      ConversionRules.push_back(&R);
+  }
+  ScopeCaches.resize(ScopeSets.size());
   for (const auto &N : Pack.HostDeviceNames)
     DeviceNames[N] = Residency::Host;
   for (const auto &N : Pack.DeviceDeviceNames)
@@ -148,7 +172,22 @@ bool ApiModel::isDeviceLikeType(QualType T) const {
   QualType C = T.getNonReferenceType().getCanonicalType();
   if (const auto *ET = C->getAs<EnumType>())
     return DeviceLike.contains(qualifiedName(ET->getDecl()));
-  return typeMatches(T, DeviceLike, DeviceCache);
+  if (typeMatches(T, DeviceLike, DeviceCache))
+    return true;
+  // An alias names a device type too: `using StreamOrDevice =
+  // std::variant<...>`.
+  for (const Type *Ty = T.getNonReferenceType().getTypePtr(); Ty;) {
+    if (const auto *ET = dyn_cast<ElaboratedType>(Ty)) {
+      Ty = ET->getNamedType().getTypePtr();
+    } else if (const auto *TT = dyn_cast<TypedefType>(Ty)) {
+      if (DeviceLike.contains(qualifiedName(TT->getDecl())))
+        return true;
+      Ty = TT->getDecl()->getUnderlyingType().getTypePtr();
+    } else {
+      break;
+    }
+  }
+  return false;
 }
 
 bool ApiModel::isHostRecordType(QualType T) const {
@@ -331,19 +370,151 @@ CaptureEdge ApiModel::captureMarker(const CallExpr *CE) const {
   return CaptureEdge::None;
 }
 
-std::optional<TriggerMatch> ApiModel::matchTrigger(const CallExpr *CE) const {
+bool ApiModel::ownTensor(QualType T, const TriggerRule *Rule) const {
+  if (!Rule || RuleScope[Rule->Index] < 0)
+    return isTensorType(T);
+  int S = RuleScope[Rule->Index];
+  return typeMatches(T, ScopeSets[S], ScopeCaches[S]);
+}
+
+/// The names a type answers to: each typedef it is spelled through, its
+/// class and class template, and its canonical spelling.
+static void typeNames(QualType T, llvm::SmallVectorImpl<std::string> &Out) {
+  const Type *Ty = T.getTypePtrOrNull();
+  for (unsigned Guard = 0; Ty && Guard < 16; ++Guard) {
+    if (const auto *ET = dyn_cast<ElaboratedType>(Ty)) {
+      Ty = ET->getNamedType().getTypePtrOrNull();
+      continue;
+    }
+    if (const auto *TT = dyn_cast<TypedefType>(Ty)) {
+      Out.push_back(qualifiedName(TT->getDecl()));
+      Ty = TT->getDecl()->getUnderlyingType().getTypePtrOrNull();
+      continue;
+    }
+    if (const auto *TS = dyn_cast<TemplateSpecializationType>(Ty);
+        TS && TS->isTypeAlias()) {
+      if (const TemplateDecl *TD = TS->getTemplateName().getAsTemplateDecl())
+        Out.push_back(qualifiedName(TD));
+      Ty = TS->getAliasedType().getTypePtrOrNull();
+      continue;
+    }
+    break;
+  }
+  QualType C = T.getCanonicalType().getUnqualifiedType();
+  if (const CXXRecordDecl *RD = C->getAsCXXRecordDecl()) {
+    Out.push_back(qualifiedName(RD));
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      Out.push_back(qualifiedName(Spec->getSpecializedTemplate()));
+  } else if (const auto *ET = C->getAs<EnumType>()) {
+    Out.push_back(qualifiedName(ET->getDecl()));
+  }
+  PrintingPolicy PP{LangOptions()};
+  PP.SuppressInlineNamespace = true;
+  PP.FullyQualifiedName = true;
+  Out.push_back(C.getAsString(PP));
+}
+
+bool ApiModel::matchesPattern(QualType T, llvm::StringRef P,
+                              const TriggerRule *Rule) const {
+  if (P == "*")
+    return true;
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType();
+  QualType C = T.getCanonicalType().getUnqualifiedType();
+  if (P == "tensor")
+    return ownTensor(T, Rule);
+  if (P == "any-tensor")
+    return isTensorType(T);
+  if (P == "scalar")
+    return C->isArithmeticType() && !C->isEnumeralType();
+  if (P == "integer")
+    return C->isIntegerType() && !C->isBooleanType() && !C->isEnumeralType();
+  if (P == "floating")
+    return C->isRealFloatingType();
+  if (P == "bool")
+    return C->isBooleanType();
+  if (P == "device")
+    return isDeviceLikeType(T);
+  if (P == "void")
+    return C->isVoidType();
+  auto [It, New] = Globs.try_emplace(P);
+  if (New) {
+    auto G = llvm::GlobPattern::create(P);
+    if (G)
+      It->second = std::move(*G);
+    else
+      llvm::consumeError(G.takeError()); // the loader rejects bad globs
+  }
+  if (!It->second)
+    return false;
+  llvm::SmallVector<std::string, 6> Names;
+  typeNames(T.getUnqualifiedType(), Names);
+  return llvm::any_of(Names,
+                      [&](const std::string &N) { return It->second->match(N); });
+}
+
+bool ApiModel::overloadMatches(const FunctionDecl *FD,
+                               llvm::ArrayRef<const Expr *> Args,
+                               const OverloadFilter &O,
+                               const TriggerRule *Rule) const {
+  if (O.empty())
+    return true;
+  int Written = 0;
+  for (const Expr *A : Args)
+    Written += !isa<CXXDefaultArgExpr>(A);
+  if ((O.MinArgs >= 0 && Written < O.MinArgs) ||
+      (O.MaxArgs >= 0 && Written > O.MaxArgs))
+    return false;
+  if (O.Params.size() > FD->getNumParams())
+    return false;
+  for (unsigned I = 0; I < O.Params.size(); ++I)
+    if (!matchesPattern(FD->getParamDecl(I)->getType(), O.Params[I], Rule))
+      return false;
+  if (!O.Returns.empty() &&
+      !(O.Returns == "non-tensor"
+            ? !mentionsTensor(FD->getReturnType())
+            : matchesPattern(FD->getReturnType(), O.Returns, Rule)))
+    return false;
+  if (!O.RefQualifier.empty()) {
+    const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+    RefQualifierKind K = MD ? MD->getRefQualifier() : RQ_None;
+    if ((O.RefQualifier == "&&") != (K == RQ_RValue) ||
+        (O.RefQualifier == "&" && K != RQ_LValue))
+      return false;
+  }
+  return true;
+}
+
+bool ApiModel::overloadMatches(const FunctionDecl *FD, const CallExpr *CE,
+                               const OverloadFilter &O,
+                               const TriggerRule *Rule) const {
+  llvm::SmallVector<const Expr *, 8> Args(CE->arguments());
+  // A member operator's first argument is its object, not an argument.
+  if (isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) && !Args.empty())
+    Args.erase(Args.begin());
+  return overloadMatches(FD, Args, O, Rule);
+}
+
+void ApiModel::candidates(
+    const CallExpr *CE, bool ReportingOnly,
+    llvm::function_ref<void(const TriggerRule &, const TriggerMatch &)> Fn)
+    const {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
-    return std::nullopt;
+    return;
+  auto Keep = [&](const TriggerRule *R) {
+    return (!ReportingOnly || R->Reports) &&
+           overloadMatches(FD, CE, R->Overload, R);
+  };
   TriggerMatch M;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {
     const char *Spelling = getOperatorSpelling(Op->getOperator());
     if (!Spelling)
-      return std::nullopt;
+      return;
     auto It = OperatorRules.find(Spelling);
-    if (It == OperatorRules.end() || It->second.empty())
-      return std::nullopt;
-    M.Rule = It->second.front();
+    if (It == OperatorRules.end())
+      return;
     M.Spelling = std::string("'") + Spelling + "'";
     M.Loc = Op->getOperatorLoc();
     if (Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2) {
@@ -362,51 +533,172 @@ std::optional<TriggerMatch> ApiModel::matchTrigger(const CallExpr *CE) const {
           break;
       }
     }
-    if (isa<CXXMethodDecl>(FD) && Op->getNumArgs() > 0 &&
-        isTensorType(Op->getArg(0)->getType()))
-      M.Object = Op->getArg(0); // x[mask]: x is the operand
-    return M;
+    for (const TriggerRule *R : It->second) {
+      if (!Keep(R))
+        continue;
+      if (!R->Operands.empty()) {
+        if (R->Operands.size() != Op->getNumArgs())
+          continue;
+        bool Ok = true;
+        for (unsigned I = 0; Ok && I < Op->getNumArgs(); ++I)
+          Ok = matchesPattern(Op->getArg(I)->getType(), R->Operands[I], R);
+        if (!Ok)
+          continue;
+      }
+      TriggerMatch Each = M;
+      Each.Rule = R;
+      if (isa<CXXMethodDecl>(FD) && Op->getNumArgs() > 0 &&
+          ownTensor(Op->getArg(0)->getType(), R))
+        Each.Object = Op->getArg(0); // x[mask]: x is the operand
+      Fn(*R, Each);
+    }
+    return;
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
     const CXXMethodDecl *MD = MC->getMethodDecl();
-    if (!MD || !MD->getIdentifier())
-      return std::nullopt;
-    auto It = MethodRules.find(MD->getName());
-    if (It == MethodRules.end())
-      return std::nullopt;
+    if (!MD)
+      return;
     const Expr *Obj = MC->getImplicitObjectArgument();
     QualType ObjTy = Obj ? Obj->getType() : QualType();
     if (!ObjTy.isNull() && ObjTy->isPointerType())
       ObjTy = ObjTy->getPointeeType();
-    for (const TriggerRule *R : It->second) {
-      bool ClassOk = R->Class.empty()
-                         ? isTensorType(ObjTy)
-                         : qualifiedName(MD->getParent()) == R->Class;
-      if (!ClassOk)
-        continue;
-      M.Rule = R;
-      M.Object = Obj;
-      M.Spelling = "'." + MD->getName().str() + "()'";
-      if (const auto *ME =
-              dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
-        M.Loc = ME->getMemberLoc();
-      else
-        M.Loc = CE->getExprLoc();
-      return M;
+    auto ClassMatches = [&](const TriggerRule *R) {
+      if (R->Class.empty())
+        return ownTensor(ObjTy, R);
+      return qualifiedName(MD->getParent()) == R->Class;
+    };
+    if (const auto *CD = dyn_cast<CXXConversionDecl>(MD)) {
+      for (const TriggerRule *R : ConversionRules) {
+        if (!Keep(R) || !ClassMatches(R) ||
+            !matchesPattern(CD->getConversionType(), R->Name, R))
+          continue;
+        TriggerMatch Each;
+        Each.Rule = R;
+        Each.Object = Obj;
+        Each.Spelling = "conversion to '" +
+                        CD->getConversionType().getAsString(
+                            PrintingPolicy(FD->getASTContext().getLangOpts())) +
+                        "'";
+        Each.Loc = Obj ? Obj->getBeginLoc() : CE->getExprLoc();
+        Fn(*R, Each);
+      }
+      return;
     }
-    return std::nullopt;
+    if (!MD->getIdentifier())
+      return;
+    auto It = MethodRules.find(MD->getName());
+    if (It == MethodRules.end())
+      return;
+    M.Object = Obj;
+    M.Spelling = "'." + MD->getName().str() + "()'";
+    if (const auto *ME = dyn_cast<MemberExpr>(MC->getCallee()->IgnoreParens()))
+      M.Loc = ME->getMemberLoc();
+    else
+      M.Loc = CE->getExprLoc();
+    for (const TriggerRule *R : It->second) {
+      if (!ClassMatches(R) || !Keep(R))
+        continue;
+      TriggerMatch Each = M;
+      Each.Rule = R;
+      Fn(*R, Each);
+    }
+    return;
   }
   auto It = FunctionRules.find(qualifiedName(FD));
-  if (It == FunctionRules.end() || It->second.empty())
-    return std::nullopt;
-  M.Rule = It->second.front();
+  if (It == FunctionRules.end())
+    return;
   M.Spelling = "'" + FD->getNameAsString() + "()'";
   const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee))
     M.Loc = DRE->getLocation(); // the name, not its qualifier
   else
     M.Loc = Callee->getExprLoc();
-  return M;
+  for (const TriggerRule *R : It->second) {
+    if (!Keep(R))
+      continue;
+    TriggerMatch Each = M;
+    Each.Rule = R;
+    Fn(*R, Each);
+  }
+}
+
+llvm::SmallVector<TriggerMatch, 2>
+ApiModel::matchTriggers(const CallExpr *CE) const {
+  llvm::SmallVector<TriggerMatch, 2> Out;
+  candidates(CE, /*ReportingOnly=*/true,
+             [&](const TriggerRule &, const TriggerMatch &M) {
+               Out.push_back(M);
+             });
+  return Out;
+}
+
+std::optional<TriggerMatch> ApiModel::matchTrigger(const CallExpr *CE) const {
+  auto All = matchTriggers(CE);
+  if (All.empty())
+    return std::nullopt;
+  return All.front();
+}
+
+bool ApiModel::materialises(const CallExpr *CE) const {
+  bool Found = false;
+  candidates(CE, /*ReportingOnly=*/false,
+             [&](const TriggerRule &R, const TriggerMatch &) {
+               Found |= R.Does == Effect::Materialises;
+             });
+  return Found;
+}
+
+void ApiModel::forEachMatchedRule(
+    const CallExpr *CE, llvm::function_ref<void(const TriggerRule &)> Fn) const {
+  candidates(CE, /*ReportingOnly=*/false,
+             [&](const TriggerRule &R, const TriggerMatch &) { Fn(R); });
+}
+
+bool ApiModel::isDeviceFactory(llvm::StringRef N) const {
+  return DeviceFactory.contains(N);
+}
+
+bool ApiModel::isTransform(const FunctionDecl *FD) const {
+  return FD && Transform.contains(qualifiedName(FD));
+}
+
+std::optional<Residency>
+ApiModel::constructed(const CXXConstructExpr *CE) const {
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  if (!Ctor || Pack.Constructors.empty())
+    return std::nullopt;
+  std::string Cls = qualifiedName(Ctor->getParent());
+  llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
+  for (const ConstructorRule &R : Pack.Constructors)
+    if (R.Class == Cls && overloadMatches(Ctor, Args, R.Overload, nullptr))
+      return R.OnDevice ? Residency::Device : Residency::Host;
+  return std::nullopt;
+}
+
+const Expr *ApiModel::placementDefault(const CallExpr *CE) const {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD || DefaultCalls.empty())
+    return nullptr;
+  auto It = DefaultCalls.find(qualifiedName(FD));
+  if (It == DefaultCalls.end() ||
+      static_cast<unsigned>(It->second->Arg) >= CE->getNumArgs())
+    return nullptr;
+  return CE->getArg(It->second->Arg);
+}
+
+const Expr *ApiModel::placementScope(const VarDecl *VD) const {
+  if (DefaultScopes.empty() || !VD->getInit())
+    return nullptr;
+  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  if (!RD)
+    return nullptr;
+  auto It = DefaultScopes.find(qualifiedName(RD));
+  if (It == DefaultScopes.end())
+    return nullptr;
+  const auto *CE = dyn_cast<CXXConstructExpr>(stripValue(VD->getInit()));
+  if (!CE || static_cast<unsigned>(It->second->Arg) >= CE->getNumArgs())
+    return nullptr;
+  return CE->getArg(It->second->Arg);
 }
 
 std::optional<OpClass> ApiModel::opClass(llvm::StringRef Name) const {

@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/GlobPattern.h"
 #include <optional>
 
 namespace seam {
@@ -77,9 +78,40 @@ public:
   /// A function that runs its callable argument once per element.
   bool isLoopFunction(const clang::FunctionDecl *FD) const;
 
-  /// Matches \p CE against the trigger rules (the rule's `when` condition
-  /// is left to the caller, which knows residency and dtypes).
+  /// Matches \p CE against the trigger rules that report, in pack order:
+  /// name, class, overload and operand types (the rules' `when` conditions
+  /// are left to the caller, which knows residency and dtypes).
+  llvm::SmallVector<TriggerMatch, 2>
+  matchTriggers(const clang::CallExpr *CE) const;
+  /// The first of matchTriggers(), if any.
   std::optional<TriggerMatch> matchTrigger(const clang::CallExpr *CE) const;
+  /// A call whose rule says it materialises its tensor arguments.
+  bool materialises(const clang::CallExpr *CE) const;
+  /// Every rule \p CE matches by name and overload, reporting or not (for
+  /// `seam pack check`).
+  void forEachMatchedRule(const clang::CallExpr *CE,
+                          llvm::function_ref<void(const TriggerRule &)> Fn)
+      const;
+
+  /// Factories whose tensors live on the device unless given the host.
+  bool isDeviceFactory(llvm::StringRef QualName) const;
+  /// Where a constructor of a tensor type puts its tensor, if a rule says.
+  std::optional<Residency>
+  constructed(const clang::CXXConstructExpr *CE) const;
+  /// A set-default call (`set_default_device(d)`): the argument naming the
+  /// device.
+  const clang::Expr *placementDefault(const clang::CallExpr *CE) const;
+  /// A scope object (`StreamContext ctx(s)`): the argument naming the
+  /// device.
+  const clang::Expr *placementScope(const clang::VarDecl *VD) const;
+  /// A function returning a callable that runs its callable argument.
+  bool isTransform(const clang::FunctionDecl *FD) const;
+
+  /// True when \p T matches a type pattern of \p Rule (docs/rule-packs.md):
+  /// "*", "tensor", "scalar", "integer", "floating", "bool", "device",
+  /// "void" or a glob over qualified names, typedef names included.
+  bool matchesPattern(clang::QualType T, llvm::StringRef Pattern,
+                      const TriggerRule *Rule) const;
 
   std::optional<OpClass> opClass(llvm::StringRef Name) const;
   /// Element size of a dtype named in code or in a --shape hint.
@@ -94,9 +126,21 @@ public:
     HostCache.clear();
     ModuleCache.clear();
     HolderCache.clear();
+    for (auto &C : ScopeCaches)
+      C.clear();
   }
 
 private:
+  bool overloadMatches(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
+                       const OverloadFilter &O, const TriggerRule *Rule) const;
+  bool overloadMatches(const clang::FunctionDecl *FD,
+                       llvm::ArrayRef<const clang::Expr *> Args,
+                       const OverloadFilter &O, const TriggerRule *Rule) const;
+  bool ownTensor(clang::QualType T, const TriggerRule *Rule) const;
+  void candidates(const clang::CallExpr *CE, bool ReportingOnly,
+                  llvm::function_ref<void(const TriggerRule &,
+                                          const TriggerMatch &)>
+                      Fn) const;
   bool recordMatches(
       const clang::CXXRecordDecl *RD, const llvm::StringSet<> &Names,
       llvm::DenseMap<const clang::CXXRecordDecl *, bool> &Cache) const;
@@ -107,7 +151,17 @@ private:
   RulePack Pack;
   llvm::StringSet<> Tensor, DeviceLike, HostRecord, Module, Holder, LibNs;
   llvm::StringSet<> Factory, LikeFactory, ToHost, ToDevice, Move, BoolProd,
-      BoolDtype, Meta, Annot, Compile, HotMethod, LoopFn;
+      BoolDtype, Meta, Annot, Compile, HotMethod, LoopFn, DeviceFactory,
+      Transform;
+  llvm::StringMap<const PlacementDefault *> DefaultCalls, DefaultScopes;
+  /// Tensor types of each distinct rule scope, and each rule's scope (-1:
+  /// every pack's tensors).
+  std::vector<llvm::StringSet<>> ScopeSets;
+  std::vector<int> RuleScope;
+  mutable std::vector<llvm::DenseMap<const clang::CXXRecordDecl *, bool>>
+      ScopeCaches;
+  mutable llvm::StringMap<std::optional<llvm::GlobPattern>> Globs;
+  std::vector<const TriggerRule *> ConversionRules;
   llvm::StringMap<Residency> DeviceNames;
   llvm::StringMap<OpClass> Ops;
   llvm::StringMap<double> Dtypes;

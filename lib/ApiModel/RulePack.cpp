@@ -2,8 +2,10 @@
 #include "ApiModel/RulePack.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -121,6 +123,68 @@ std::optional<TriggerWhen> parseWhen(llvm::StringRef S) {
       .Default(std::nullopt);
 }
 
+/// Keys only format 2 understands; in a format-1 pack they are errors, so
+/// that an older Seam's rules are never read with a newer meaning.
+bool needsV2(PackReader &R, const json &Obj, const std::string &Where,
+             const RulePack &P, std::initializer_list<const char *> Keys) {
+  for (const char *K : Keys)
+    if (Obj.contains(K) && P.FormatVersion < 2) {
+      R.fail(Where + "." + K, "needs \"formatVersion\": 2");
+      return false;
+    }
+  return true;
+}
+
+int integer(PackReader &R, const json &Obj, const std::string &Where,
+            const char *Key, int Min, int Max) {
+  auto It = Obj.find(Key);
+  if (It == Obj.end())
+    return -1;
+  if (!It->is_number_integer() || It->get<long long>() < Min ||
+      It->get<long long>() > Max) {
+    R.fail(Where + "." + Key, "expected an integer from " +
+                                  std::to_string(Min) + " to " +
+                                  std::to_string(Max));
+    return -1;
+  }
+  return It->get<int>();
+}
+
+/// A type pattern's glob must compile; the special words always do.
+void checkPatterns(PackReader &R, const std::string &Where,
+                   const std::vector<std::string> &Patterns) {
+  for (size_t I = 0; I < Patterns.size() && !R.Error; ++I)
+    if (auto G = llvm::GlobPattern::create(Patterns[I]); !G)
+      R.fail(Where + "[" + std::to_string(I) + "]",
+             "bad type pattern: " + llvm::toString(G.takeError()));
+}
+
+/// "args": 2 or {"min": 1, "max": 3}; "params", "returns", "refQualifier".
+void readOverload(PackReader &R, const json &T, const std::string &Where,
+                  OverloadFilter &O) {
+  if (auto It = T.find("args"); It != T.end()) {
+    if (It->is_number_integer()) {
+      O.MinArgs = O.MaxArgs = integer(R, T, Where, "args", 0, 64);
+    } else if (R.checkKeys(*It, Where + ".args", {"min", "max"})) {
+      O.MinArgs = integer(R, *It, Where + ".args", "min", 0, 64);
+      O.MaxArgs = integer(R, *It, Where + ".args", "max", 0, 64);
+      if (O.MinArgs > O.MaxArgs && O.MaxArgs >= 0)
+        R.fail(Where + ".args", "'min' is greater than 'max'");
+    }
+  }
+  R.strings(T, Where, "params", O.Params);
+  checkPatterns(R, Where + ".params", O.Params);
+  O.Returns = R.string(T, Where, "returns", false);
+  if (!O.Returns.empty())
+    if (auto G = llvm::GlobPattern::create(O.Returns); !G)
+      R.fail(Where + ".returns",
+             "bad type pattern: " + llvm::toString(G.takeError()));
+  O.RefQualifier = R.string(T, Where, "refQualifier", false);
+  if (!O.RefQualifier.empty() && O.RefQualifier != "&" &&
+      O.RefQualifier != "&&")
+    R.fail(Where + ".refQualifier", "expected \"&\" or \"&&\"");
+}
+
 void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
   if (!Arr.is_array()) {
     R.fail("triggers", "expected an array");
@@ -130,43 +194,58 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
     std::string Where = "triggers[" + std::to_string(I) + "]";
     const json &T = Arr[I];
     if (!R.checkKeys(T, Where,
-                     {"method", "function", "operator", "class", "trigger",
-                      "when", "note"}))
+                     {"method", "function", "operator", "conversion", "class",
+                      "trigger", "when", "note", "source", "args", "params",
+                      "returns", "refQualifier", "operands", "operand",
+                      "effect", "on"}))
+      return;
+    if (!needsV2(R, T, Where, P,
+                 {"conversion", "args", "params", "returns", "refQualifier",
+                  "operands", "operand", "effect", "on"}))
       return;
     TriggerRule Rule;
     int Kinds = 0;
-    if (T.contains("method")) {
-      Rule.Kind = CallKind::Method;
-      Rule.Name = R.string(T, Where, "method", true);
-      ++Kinds;
-    }
-    if (T.contains("function")) {
-      Rule.Kind = CallKind::Function;
-      Rule.Name = R.string(T, Where, "function", true);
-      ++Kinds;
-    }
-    if (T.contains("operator")) {
-      Rule.Kind = CallKind::Operator;
-      Rule.Name = R.string(T, Where, "operator", true);
-      ++Kinds;
-    }
+    const std::pair<const char *, CallKind> KindKeys[] = {
+        {"method", CallKind::Method},
+        {"function", CallKind::Function},
+        {"operator", CallKind::Operator},
+        {"conversion", CallKind::Conversion}};
+    for (const auto &[Key, Kind] : KindKeys)
+      if (T.contains(Key)) {
+        Rule.Kind = Kind;
+        Rule.Name = R.string(T, Where, Key, true);
+        ++Kinds;
+      }
     if (Kinds != 1) {
-      R.fail(Where, "needs exactly one of 'method', 'function', 'operator'");
+      R.fail(Where, "needs exactly one of 'method', 'function', 'operator', "
+                    "'conversion'");
       return;
     }
     Rule.Class = R.string(T, Where, "class", false);
-    std::string What = R.string(T, Where, "trigger", true);
+    if (T.contains("effect")) {
+      std::string E = R.string(T, Where, "effect", true);
+      if (E != "materialises" && E != "materializes") {
+        R.fail(Where + ".effect",
+               "unknown effect '" + E + "' (expected materialises)");
+        return;
+      }
+      Rule.Does = Effect::Materialises;
+    }
+    // A rule with an effect may leave out the trigger: it reports nothing.
+    std::string What = R.string(T, Where, "trigger", Rule.Does == Effect::None);
     if (R.Error)
       return;
-    auto Trig = parseTrigger(What);
-    if (!Trig) {
+    if (What.empty()) {
+      Rule.Reports = false;
+    } else if (auto Trig = parseTrigger(What)) {
+      Rule.What = *Trig;
+    } else {
       R.fail(Where + ".trigger",
              "unknown trigger '" + What +
                  "' (expected scalar-read, host-copy, print, dynamic-shape "
                  "or explicit-sync)");
       return;
     }
-    Rule.What = *Trig;
     if (T.contains("when")) {
       std::string When = R.string(T, Where, "when", true);
       auto W = parseWhen(When);
@@ -178,7 +257,61 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
       }
       Rule.When = *W;
     }
+    readOverload(R, T, Where, Rule.Overload);
+    R.strings(T, Where, "operands", Rule.Operands);
+    checkPatterns(R, Where + ".operands", Rule.Operands);
+    if (!Rule.Operands.empty() && Rule.Kind != CallKind::Operator)
+      R.fail(Where + ".operands", "only operator rules have operands");
+    Rule.Operand = integer(R, T, Where, "operand", 0, 64);
+    Rule.Source = R.string(T, Where, "source", false);
+    std::string On = R.string(T, Where, "on", false);
+    if (!On.empty() && On != "own-tensors" && On != "any-tensor")
+      R.fail(Where + ".on", "expected \"own-tensors\" or \"any-tensor\"");
+    if (On != "any-tensor")
+      Rule.Scope = {"<own>"}; // filled with the pack's tensor types below
     P.Triggers.push_back(std::move(Rule));
+  }
+}
+
+void readConstructors(PackReader &R, const json &Arr, RulePack &P) {
+  if (!Arr.is_array()) {
+    R.fail("residency.constructors", "expected an array");
+    return;
+  }
+  for (size_t I = 0; I < Arr.size() && !R.Error; ++I) {
+    std::string Where = "residency.constructors[" + std::to_string(I) + "]";
+    if (!R.checkKeys(Arr[I], Where,
+                     {"class", "args", "params", "residency", "note"}))
+      return;
+    ConstructorRule C;
+    C.Class = R.string(Arr[I], Where, "class", true);
+    readOverload(R, Arr[I], Where, C.Overload);
+    std::string Res = R.string(Arr[I], Where, "residency", true);
+    if (!R.Error && Res != "host" && Res != "device")
+      R.fail(Where + ".residency", "expected \"host\" or \"device\"");
+    C.OnDevice = Res == "device";
+    P.Constructors.push_back(std::move(C));
+  }
+}
+
+void readDefaults(PackReader &R, const json &Arr, RulePack &P) {
+  if (!Arr.is_array()) {
+    R.fail("residency.defaults", "expected an array");
+    return;
+  }
+  for (size_t I = 0; I < Arr.size() && !R.Error; ++I) {
+    std::string Where = "residency.defaults[" + std::to_string(I) + "]";
+    if (!R.checkKeys(Arr[I], Where, {"function", "scope", "arg", "note"}))
+      return;
+    PlacementDefault D;
+    if (Arr[I].contains("function") == Arr[I].contains("scope")) {
+      R.fail(Where, "needs exactly one of 'function', 'scope'");
+      return;
+    }
+    D.Scoped = Arr[I].contains("scope");
+    D.Name = R.string(Arr[I], Where, D.Scoped ? "scope" : "function", true);
+    D.Arg = std::max(0, integer(R, Arr[I], Where, "arg", 0, 64));
+    P.Defaults.push_back(std::move(D));
   }
 }
 
@@ -245,9 +378,14 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
   P.Name = R.string(J, "", "name", true);
-  if (J.contains("formatVersion") &&
-      (!J["formatVersion"].is_number_integer() || J["formatVersion"] != 1))
-    R.fail("formatVersion", "unsupported format version (this Seam reads 1)");
+  if (J.contains("formatVersion")) {
+    if (!J["formatVersion"].is_number_integer() ||
+        (J["formatVersion"] != 1 && J["formatVersion"] != 2))
+      R.fail("formatVersion",
+             "unsupported format version (this Seam reads 1 and 2)");
+    else
+      P.FormatVersion = J["formatVersion"].get<int>();
+  }
   if (auto It = J.find("types");
       It != J.end() &&
       R.checkKeys(*It, "types",
@@ -267,8 +405,10 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
       It != J.end() && !R.Error &&
       R.checkKeys(*It, "residency",
                   {"hostDevices", "deviceDevices", "toHost", "toDevice", "move",
-                   "factories", "likeFactories", "boolProducers",
-                   "boolDtypes"})) {
+                   "factories", "likeFactories", "boolProducers", "boolDtypes",
+                   "deviceFactories", "constructors", "defaults"}) &&
+      needsV2(R, *It, "residency", P,
+              {"deviceFactories", "constructors", "defaults"})) {
     R.strings(*It, "residency", "hostDevices", P.HostDeviceNames);
     R.strings(*It, "residency", "deviceDevices", P.DeviceDeviceNames);
     R.strings(*It, "residency", "toHost", P.ToHostMethods);
@@ -278,16 +418,23 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
     R.strings(*It, "residency", "likeFactories", P.LikeFactories);
     R.strings(*It, "residency", "boolProducers", P.BoolProducers);
     R.strings(*It, "residency", "boolDtypes", P.BoolDtypeNames);
+    R.strings(*It, "residency", "deviceFactories", P.DeviceFactories);
+    if (auto C = It->find("constructors"); C != It->end() && !R.Error)
+      readConstructors(R, *C, P);
+    if (auto D = It->find("defaults"); D != It->end() && !R.Error)
+      readDefaults(R, *D, P);
   }
   if (auto It = J.find("regions");
       It != J.end() && !R.Error &&
       R.checkKeys(*It, "regions",
                   {"annotations", "compileFunctions", "captureSpans",
-                   "hotMethods", "loopFunctions"})) {
+                   "hotMethods", "loopFunctions", "transforms"}) &&
+      needsV2(R, *It, "regions", P, {"transforms"})) {
     R.strings(*It, "regions", "annotations", P.RegionAnnotations);
     R.strings(*It, "regions", "compileFunctions", P.CompileFunctions);
     R.strings(*It, "regions", "hotMethods", P.HotMethods);
     R.strings(*It, "regions", "loopFunctions", P.LoopFunctions);
+    R.strings(*It, "regions", "transforms", P.Transforms);
     if (auto C = It->find("captureSpans"); C != It->end() && !R.Error)
       readCaptureSpans(R, *C, P);
   }
@@ -309,6 +456,13 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
   if (R.Error)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
+  // Method and conversion rules, and "tensor" patterns, cover this pack's
+  // own tensor types; a pack that declares none adds rules to the others.
+  for (TriggerRule &T : P.Triggers) {
+    T.Pack = P.Name;
+    if (!T.Scope.empty())
+      T.Scope = P.TensorTypes;
+  }
   return P;
 }
 
@@ -335,7 +489,10 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.ModuleTypes, From.ModuleTypes);
   Append(Into.ModuleHolders, From.ModuleHolders);
   Append(Into.LibraryNamespaces, From.LibraryNamespaces);
+  size_t First = Into.Triggers.size();
   Append(Into.Triggers, From.Triggers);
+  for (size_t I = First; I < Into.Triggers.size(); ++I)
+    Into.Triggers[I].Index = I;
   Append(Into.Metadata, From.Metadata);
   Append(Into.HostDeviceNames, From.HostDeviceNames);
   Append(Into.DeviceDeviceNames, From.DeviceDeviceNames);
@@ -346,6 +503,10 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.LikeFactories, From.LikeFactories);
   Append(Into.BoolProducers, From.BoolProducers);
   Append(Into.BoolDtypeNames, From.BoolDtypeNames);
+  Append(Into.DeviceFactories, From.DeviceFactories);
+  Append(Into.Constructors, From.Constructors);
+  Append(Into.Defaults, From.Defaults);
+  Append(Into.Transforms, From.Transforms);
   Append(Into.RegionAnnotations, From.RegionAnnotations);
   Append(Into.CompileFunctions, From.CompileFunctions);
   Append(Into.CaptureSpans, From.CaptureSpans);

@@ -33,17 +33,68 @@ enum class TriggerWhen {
 
 /// How a call is matched.
 enum class CallKind {
-  Method,   ///< member call; `Class` empty means "on a tensor type"
-  Function, ///< free function by qualified name
-  Operator, ///< overloaded operator by spelling, e.g. "<<"
+  Method,     ///< member call; `Class` empty means "on a tensor type"
+  Function,   ///< free function by qualified name
+  Operator,   ///< overloaded operator by spelling, e.g. "<<"
+  Conversion, ///< conversion operator; Name is a type pattern ("bool", "*")
+};
+
+/// Which overloads of a name a rule covers (format 2); empty = all.
+/// Type patterns are described in docs/rule-packs.md#type-patterns.
+struct OverloadFilter {
+  int MinArgs = -1; ///< explicitly written arguments (object excluded)
+  int MaxArgs = -1;
+  std::vector<std::string> Params; ///< pattern per declared parameter
+  std::string Returns;             ///< pattern for the result type
+  std::string RefQualifier;        ///< "&" or "&&" on the method
+
+  bool empty() const {
+    return MinArgs < 0 && MaxArgs < 0 && Params.empty() && Returns.empty() &&
+           RefQualifier.empty();
+  }
+};
+
+/// What a call does to its tensor arguments besides reading them.
+enum class Effect {
+  None,
+  Materialises, ///< after it, reading the arguments does not wait again
 };
 
 struct TriggerRule {
   CallKind Kind = CallKind::Method;
   std::string Name;  ///< method name, qualified function name or operator
   std::string Class; ///< for methods on non-tensor classes
+  /// False for a rule that only has an effect (`"trigger"` omitted).
+  bool Reports = true;
   Trigger What = Trigger::ScalarRead;
   TriggerWhen When = TriggerWhen::Always;
+  OverloadFilter Overload;
+  /// Operator rules: a type pattern per operand, in call order.
+  std::vector<std::string> Operands;
+  /// The argument whose residency decides (-1: the object and every tensor
+  /// argument).
+  int Operand = -1;
+  Effect Does = Effect::None;
+  std::string Source; ///< why the call synchronises (a citation)
+  std::string Pack;   ///< the pack it came from
+  /// Tensor types a method, conversion or "tensor" pattern applies to: the
+  /// rule's own pack's (empty: every loaded pack's).
+  std::vector<std::string> Scope;
+  unsigned Index = 0; ///< position in the merged pack, for `seam pack check`
+};
+
+/// A constructor of a tensor type and where the tensor it makes lives.
+struct ConstructorRule {
+  std::string Class;
+  OverloadFilter Overload;
+  bool OnDevice = false;
+};
+
+/// A call or a scoped object that changes where factories put tensors.
+struct PlacementDefault {
+  std::string Name; ///< function (set-default) or class (RAII scope)
+  bool Scoped = false;
+  int Arg = 0; ///< which argument names the device
 };
 
 /// A pair of calls that opens and closes a capture span.
@@ -58,6 +109,7 @@ enum class OpClass { Pointwise, Reduction, Library, View, DataDependent, Host };
 
 struct RulePack {
   std::string Name;
+  int FormatVersion = 1;
   std::string Path; ///< where it was loaded from, for messages
 
   // Types.
@@ -82,6 +134,10 @@ struct RulePack {
   std::vector<std::string> LikeFactories;     ///< follow their first tensor
   std::vector<std::string> BoolProducers;     ///< gt, lt, isnan, ...
   std::vector<std::string> BoolDtypeNames;    ///< kBool
+  /// Factories whose tensors live on the device unless given the host.
+  std::vector<std::string> DeviceFactories;
+  std::vector<ConstructorRule> Constructors;
+  std::vector<PlacementDefault> Defaults;
 
   // Regions and hot paths.
   std::vector<std::string> RegionAnnotations; ///< "seam.compiled"
@@ -91,6 +147,9 @@ struct RulePack {
   /// Functions that call a callable argument once per element, like a loop
   /// body: std::for_each, at::parallel_for.
   std::vector<std::string> LoopFunctions;
+  /// Functions returning a callable that runs their callable argument
+  /// (`grad(f)`, `vmap(f)`): calling the result calls the argument.
+  std::vector<std::string> Transforms;
 
   // Op classes for the cost model: name -> class.
   std::vector<std::pair<std::string, OpClass>> Ops;

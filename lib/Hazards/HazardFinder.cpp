@@ -36,6 +36,24 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
   AbsValue Self = M.Object ? W.eval(M.Object) : AbsValue{};
   AbsValue Args = W.tensorArgs(CE);
   S.Operand = M.Object ? M.Object : firstTensorArg(CE, W);
+  if (int N = M.Rule->Operand; N >= 0) {
+    // The rule names the argument whose residency decides.
+    unsigned I = N + (isa<CXXOperatorCallExpr>(CE) &&
+                      isa_and_nonnull<CXXMethodDecl>(CE->getDirectCallee()));
+    if (I >= CE->getNumArgs() || isa<CXXDefaultArgExpr>(CE->getArg(I)))
+      return S;
+    const Expr *A = CE->getArg(I);
+    S.Operand = A;
+    Args = W.eval(A);
+    if (W.api().mentionsTensor(A->getType()) &&
+        !W.api().isTensorType(A->getType()))
+      Args = {W.bundle(A), false};
+    Self = Args;
+  }
+  // Values a materialising call made ready read without waiting.
+  if (M.Rule->What != Trigger::ExplicitSync && M.Rule->When != TriggerWhen::HostDestination &&
+      Self.Ready)
+    return S;
   switch (M.Rule->When) {
   case TriggerWhen::Always:
     S.Triggers = true;
@@ -97,11 +115,18 @@ findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
   for (unsigned N = 0; N < Nodes.size(); ++N) {
     ResidencyWalker W(RC);
     W.run(Nodes[N].FD, [&](const CallExpr *CE, const ResidencyWalker &W) {
-      std::optional<TriggerMatch> M = Api.matchTrigger(CE);
+      std::optional<TriggerMatch> M;
+      SiteEvaluation E;
+      // The first rule whose condition holds: `index_put_` may read a mask
+      // or copy into a host tensor.
+      for (const TriggerMatch &Each : Api.matchTriggers(CE)) {
+        E = evaluate(Each, CE, W);
+        if (E.Triggers) {
+          M = Each;
+          break;
+        }
+      }
       if (!M)
-        return;
-      SiteEvaluation E = evaluate(*M, CE, W);
-      if (!E.Triggers)
         return;
       auto [It, New] = Sites.try_emplace({N, CE});
       TriggerSite &S = It->second;

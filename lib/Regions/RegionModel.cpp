@@ -11,6 +11,70 @@
 using namespace clang;
 
 namespace seam {
+
+/// The functions a callable expression may run: a lambda (each
+/// instantiation of a generic one), a function or member function named or
+/// taken by address, a variable initialized with one, a holder the TU fills
+/// (std::function parameter, member, container), and what a transform or
+/// compile function returns (`grad(f)` runs f).
+static void resolveCallables(const Expr *E, const ApiModel &Api,
+                             const CallableFlow *Callables,
+                             llvm::SmallVectorImpl<const FunctionDecl *> &Out,
+                             unsigned Depth = 0) {
+  if (!E || Depth > 8)
+    return;
+  for (unsigned Guard = 0; Guard < 16; ++Guard) {
+    const Expr *N = stripValue(E, /*Copies=*/true);
+    if (const auto *UO = dyn_cast_or_null<UnaryOperator>(N);
+        UO && UO->getOpcode() == UO_AddrOf)
+      N = UO->getSubExpr();
+    if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(N);
+        CE && CE->getNumArgs() == 1)
+      N = CE->getArg(0); // std::function<...>(f)
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(N);
+        Call && Call->getNumArgs() == 1)
+      if (const FunctionDecl *FD = Call->getDirectCallee();
+          FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+          llvm::is_contained({"move", "forward", "ref", "cref"},
+                             FD->getName()))
+        N = Call->getArg(0);
+    if (N == E || !N)
+      break;
+    E = N;
+  }
+  if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
+    Out.push_back(LE->getCallOperator());
+    if (FunctionTemplateDecl *T = LE->getDependentCallOperator())
+      for (FunctionDecl *Spec : T->specializations())
+        Out.push_back(Spec);
+    return;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    if (Api.isTransform(FD) || Api.isCompileFunction(FD))
+      for (const Expr *A : Call->arguments())
+        resolveCallables(A, Api, Callables, Out, Depth + 1);
+    return;
+  }
+  const ValueDecl *D = nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    D = DRE->getDecl();
+  else if (const auto *ME = dyn_cast<MemberExpr>(E))
+    D = ME->getMemberDecl();
+  if (!D)
+    return;
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    Out.push_back(FD);
+    return;
+  }
+  if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() &&
+                                             !isa<ParmVarDecl>(VD))
+    resolveCallables(VD->getInit(), Api, Callables, Out, Depth + 1);
+  if (Callables)
+    for (const FunctionDecl *T : Callables->targetsOf(D))
+      Out.push_back(T);
+}
+
 namespace {
 
 /// Finds every user-code function body of the TU, lambdas and template
@@ -294,13 +358,49 @@ void RegionModel::scanBody(unsigned Node) {
           It != Overriders.end())
         for (unsigned O : It->second)
           Calls.push_back({O, Loc, CE, false});
-    // Lambdas handed to std::for_each and the like run once per element.
+    // Calling what a transform returned calls its argument: `g(x)` after
+    // `auto g = grad(f)`, or `value_and_grad(f)(x)`.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
+        Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0) {
+      const Expr *Obj = stripValue(Op->getArg(0), /*Copies=*/true);
+      if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Obj))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+            VD && VD->getInit() && !isa<ParmVarDecl>(VD))
+          Obj = stripValue(VD->getInit(), /*Copies=*/true);
+      if (const auto *Made = dyn_cast_or_null<CallExpr>(Obj);
+          Made && (Api.isTransform(Made->getDirectCallee()) ||
+                   Api.isCompileFunction(Made->getDirectCallee()))) {
+        llvm::SmallVector<const FunctionDecl *, 4> Runs;
+        resolveCallables(Made, Api, Callables.get(), Runs);
+        for (const FunctionDecl *T : Runs)
+          if (T != Callee)
+            AddEdge(T, Loc, CE, false,
+                    qualifiedName(Made->getDirectCallee()) + "(...)");
+      }
+    }
+    // Lambdas handed to std::for_each and the like run once per element;
+    // so do functions, function pointers and callables held in variables.
     if (Api.isLoopFunction(Callee))
-      for (const Expr *Arg : CE->arguments())
+      for (const Expr *Arg : CE->arguments()) {
         if (const auto *LE = dyn_cast<LambdaExpr>(
-                Arg->IgnoreParenImpCasts()->IgnoreImplicit()))
+                Arg->IgnoreParenImpCasts()->IgnoreImplicit())) {
           IteratedLambdas[LE->getBeginLoc().getRawEncoding()] =
               qualifiedName(Callee);
+          continue;
+        }
+        if (!Arg->getType()->isFunctionPointerType() &&
+            !Arg->getType()->isRecordType() &&
+            !Arg->getType()->isFunctionType())
+          continue;
+        llvm::SmallVector<const FunctionDecl *, 4> Runs;
+        resolveCallables(Arg, Api, Callables.get(), Runs);
+        for (const FunctionDecl *T : Runs) {
+          size_t Before = Calls.size();
+          AddEdge(T, Loc, CE, false);
+          for (size_t C = Before; C < Calls.size(); ++C)
+            Calls[C].IteratedBy = qualifiedName(Callee);
+        }
+      }
     // A module holder's operator() forwards to Impl::forward.
     for (const CXXMethodDecl *M : Api.holderForwards(CE))
       AddEdge(M, Loc, CE, false);
@@ -380,36 +480,14 @@ void RegionModel::findRoots(const RegionOptions &Opts) {
   // Callables passed to compile(...): lambdas, functions, or variables
   // initialized with a lambda.
   for (const auto &[Arg, Loc] : CompiledTargets) {
-    const Expr *E = Arg->IgnoreParenImpCasts();
-    if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = MT->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-        CE && CE->getNumArgs() == 1)
-      E = CE->getArg(0)->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-          VD && VD->getInit())
-        E = VD->getInit()->IgnoreParenImpCasts();
-      else if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
-        if (const FunctionDecl *Def = FD->getDefinition())
-          if (auto N = nodeFor(Def)) {
-            Nodes[*N].IsRegionRoot = true;
-            Nodes[*N].RegionWhy = "passed to a compile function";
-          }
-    }
-    if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-        CE && CE->getNumArgs() == 1)
-      E = CE->getArg(0)->IgnoreParenImpCasts();
-    if (const auto *LE = dyn_cast<LambdaExpr>(E)) {
-      std::vector<const FunctionDecl *> Ops = {LE->getCallOperator()};
-      if (FunctionTemplateDecl *T = LE->getDependentCallOperator())
-        for (FunctionDecl *Spec : T->specializations())
-          Ops.push_back(Spec);
-      for (const FunctionDecl *Op : Ops)
-        if (auto N = nodeFor(Op)) {
-          Nodes[*N].IsRegionRoot = true;
-          Nodes[*N].RegionWhy = "passed to a compile function";
-        }
+    llvm::SmallVector<const FunctionDecl *, 4> Targets;
+    resolveCallables(Arg, Api, Callables.get(), Targets);
+    for (const FunctionDecl *FD : Targets) {
+      const FunctionDecl *Def = FD->getDefinition();
+      if (auto N = nodeFor(Def ? Def : FD)) {
+        Nodes[*N].IsRegionRoot = true;
+        Nodes[*N].RegionWhy = "passed to a compile function";
+      }
     }
   }
 }

@@ -4,6 +4,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -169,6 +170,10 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
       return eval(CE->getArg(0));
     return {Residency::Host, false};
   }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && Api.isTensorType(E->getType()))
+    if (std::optional<Residency> R = Api.constructed(CE))
+      return {*R, false}; // Array(0.5f): a host value, by the pack's rule
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
       return {}; // an undefined tensor, or options naming no device
@@ -321,6 +326,7 @@ AbsValue ResidencyWalker::evalMemberCall(const CXXMemberCallExpr *MC) const {
       return {Where, ToBool || Self.IsBool};
     }
     AbsValue R = Self;
+    R.Ready = false; // a new value, computed from Self
     R.Where = join(R.Where, tensorArgs(MC).Where);
     R.IsBool = Api.isBoolProducer(Name) ||
                (Self.IsBool && Api.opClass(Name) == OpClass::View);
@@ -414,7 +420,12 @@ AbsValue ResidencyWalker::evalCall(const CallExpr *CE) const {
   std::string QN = qualifiedName(FD);
   Residency Dev = deviceArgs(CE);
   if (Api.isFactory(QN))
-    return {Dev != Residency::None ? Dev : Residency::Host,
+    return {Dev != Residency::None ? Dev
+                                   : factoryDefault(CE, Residency::Host),
+            mentionsBoolDtype(CE)};
+  if (Api.isDeviceFactory(QN))
+    return {Dev != Residency::None ? Dev
+                                   : factoryDefault(CE, Residency::Device),
             mentionsBoolDtype(CE)};
   if (Api.isLikeFactory(QN)) {
     if (Dev != Residency::None)
@@ -427,14 +438,64 @@ AbsValue ResidencyWalker::evalCall(const CallExpr *CE) const {
     if (Api.isDeviceLikeType(CE->getType()))
       return {Dev, false}; // torch::device(kCUDA), torch::dtype(kFloat)
     AbsValue R = tensorArgs(CE);
-    if (R.Where == Residency::None)
-      R.Where = Dev != Residency::None ? Dev : Residency::Unknown;
+    // A device or stream argument says where an op runs and its result
+    // lives (`add(a, b, stream)`).
+    if (Dev != Residency::None)
+      R.Where = Dev;
+    else if (R.Where == Residency::None)
+      R.Where = Residency::Unknown;
     R.IsBool = FD->getIdentifier() && Api.isBoolProducer(FD->getName());
     return R;
   }
   if (FD->hasBody())
     return evalUserCall(FD, CE);
   return Unknown;
+}
+
+Residency ResidencyWalker::factoryDefault(const CallExpr *CE,
+                                          Residency Otherwise) const {
+  if (!Current || !Current->getBody())
+    return Otherwise;
+  if (!Placements) {
+    Placements.emplace();
+    // Scope objects last to the end of their block; set-default calls to
+    // the end of the function.
+    SourceLocation FnEnd = Current->getBody()->getEndLoc();
+    std::function<void(const Stmt *, SourceLocation)> Scan =
+        [&](const Stmt *S, SourceLocation BlockEnd) {
+          if (!S)
+            return;
+          if (const auto *CS = dyn_cast<CompoundStmt>(S))
+            BlockEnd = CS->getEndLoc();
+          if (const auto *DS = dyn_cast<DeclStmt>(S))
+            for (const Decl *D : DS->decls())
+              if (const auto *VD = dyn_cast<VarDecl>(D))
+                if (const Expr *Dev = Api.placementScope(VD))
+                  Placements->push_back({VD->getLocation(), BlockEnd, Dev});
+          if (const auto *Call = dyn_cast<CallExpr>(S))
+            if (const Expr *Dev = Api.placementDefault(Call))
+              Placements->push_back({Call->getBeginLoc(), FnEnd, Dev});
+          if (isa<LambdaExpr>(S))
+            return; // its body is its own function
+          for (const Stmt *Child : S->children())
+            Scan(Child, BlockEnd);
+        };
+    Scan(Current->getBody(), FnEnd);
+  }
+  if (Placements->empty())
+    return Otherwise;
+  const SourceManager &SM = Current->getASTContext().getSourceManager();
+  SourceLocation Loc = CE->getBeginLoc();
+  const Placement *Best = nullptr;
+  for (const Placement &P : *Placements)
+    if (SM.isBeforeInTranslationUnit(P.Begin, Loc) &&
+        !SM.isBeforeInTranslationUnit(P.End, Loc) &&
+        (!Best || SM.isBeforeInTranslationUnit(Best->Begin, P.Begin)))
+      Best = &P;
+  if (!Best)
+    return Otherwise;
+  Residency R = eval(Best->Device).Where;
+  return R == Residency::None ? Otherwise : R;
 }
 
 } // namespace seam

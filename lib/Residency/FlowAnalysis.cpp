@@ -81,6 +81,7 @@ bool ResidencyWalker::solve(const FunctionFlow &F,
 
 void ResidencyWalker::run(const FunctionDecl *FD, CallHook H) {
   Current = FD;
+  Placements.reset();
   Hook = nullptr;
   Collecting = false;
   Cur.clear();

@@ -40,15 +40,18 @@ inline llvm::StringRef residencyName(Residency R) {
 struct AbsValue {
   Residency Where = Residency::None;
   bool IsBool = false; ///< a boolean tensor (a mask), when known
+  /// Materialised on every path (after `eval(a)` in a lazy API): reading it
+  /// does not wait for the device again.
+  bool Ready = false;
 
   friend bool operator==(const AbsValue &A, const AbsValue &B) {
-    return A.Where == B.Where && A.IsBool == B.IsBool;
+    return A.Where == B.Where && A.IsBool == B.IsBool && A.Ready == B.Ready;
   }
   friend bool operator!=(const AbsValue &A, const AbsValue &B) {
     return !(A == B);
   }
   AbsValue joined(const AbsValue &O) const {
-    return {join(Where, O.Where), IsBool || O.IsBool};
+    return {join(Where, O.Where), IsBool || O.IsBool, Ready && O.Ready};
   }
 };
 

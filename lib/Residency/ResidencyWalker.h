@@ -111,6 +111,7 @@ public:
   AbsValue tensorArgs(const clang::CallExpr *CE) const;
 
   Residency returned() const { return Returned; }
+  const ApiModel &api() const { return Api; }
   /// Where the tensors in a pair/tuple-valued expression live.
   Residency bundle(const clang::Expr *E) const;
 
@@ -158,6 +159,12 @@ private:
   AbsValue evalUserCall(const clang::FunctionDecl *Callee,
                         const clang::CallExpr *CE) const;
   bool mentionsBoolDtype(const clang::CallExpr *CE) const;
+  /// Where a factory called at \p CE puts its tensor when given no device:
+  /// the innermost placement scope or set-default call before it
+  /// (docs/rule-packs.md#placement-defaults), else \p Otherwise.
+  Residency factoryDefault(const clang::CallExpr *CE,
+                           Residency Otherwise) const;
+  void markReady(const clang::CallExpr *CE);
 
   ResidencyContext &RC;
   const ApiModel &Api;
@@ -168,6 +175,13 @@ private:
   /// The last pass over converged states: sites and returns are read.
   bool Collecting = false;
   Residency Returned = Residency::None;
+  /// Placement defaults in Current's body: from where, to where, and the
+  /// expression naming the device; found on first use.
+  struct Placement {
+    clang::SourceLocation Begin, End;
+    const clang::Expr *Device;
+  };
+  mutable std::optional<std::vector<Placement>> Placements;
   /// Range-for loop variable -> its range expression.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> RangeOf;
 };

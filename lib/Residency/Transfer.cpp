@@ -89,6 +89,7 @@ void ResidencyWalker::onCall(const Stmt *S) {
     RC.recordCall(CE, *this);
   if (Hook && Collecting)
     Hook(CE, *this);
+  markReady(CE);
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
   if (!Op || Op->getNumArgs() != 2 || !Op->isAssignmentOp())
     return;
@@ -97,6 +98,25 @@ void ResidencyWalker::onCall(const Stmt *S) {
   // f(...): each tied tensor takes the bundle's place.
   if (isTie(Op->getArg(0)))
     assignTied(Op->getArg(0), {bundle(Op->getArg(1)), false});
+}
+
+void ResidencyWalker::markReady(const CallExpr *CE) {
+  if (!Api.materialises(CE))
+    return;
+  auto Mark = [&](const Expr *E) {
+    forEachTensor(E, [&](const Expr *T) {
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(T)))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+          AbsValue V = evalDecl(VD);
+          V.Ready = true;
+          Cur[VD] = V;
+        }
+    });
+  };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    Mark(MC->getImplicitObjectArgument());
+  for (const Expr *A : CE->arguments())
+    Mark(A);
 }
 
 bool ResidencyWalker::isTie(const Expr *E) const {

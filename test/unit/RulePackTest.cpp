@@ -94,12 +94,67 @@ TEST(RulePack, RejectsMalformedInput) {
                        "trigger": "print", "when": "sometimes"}]})")
                 .find("unknown condition 'sometimes'"),
             std::string::npos);
-  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2})")
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 3})")
                 .find("unsupported format version"),
             std::string::npos);
   EXPECT_NE(errorOf(R"({"name": "x", "ops": {"fused": []}})")
                 .find("'ops.fused': unknown key"),
             std::string::npos);
+}
+
+TEST(RulePack, FormatTwoKeys) {
+  // Format-2 keys in a format-1 pack are errors, not silently new meaning.
+  EXPECT_NE(errorOf(R"({"name": "x", "triggers": [{"method": "m",
+                       "trigger": "print", "args": 1}]})")
+                .find("'triggers[0].args': needs \"formatVersion\": 2"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"function": "f", "trigger": "print",
+                        "params": ["a[b"]}]})")
+                .find("'triggers[0].params[0]': bad type pattern"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"method": "m", "trigger": "print",
+                        "operands": ["tensor"]}]})")
+                .find("only operator rules have operands"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"method": "m", "effect": "flushes"}]})")
+                .find("unknown effect 'flushes'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"method": "m"}]})")
+                .find("missing required key 'trigger'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "residency": {
+                       "defaults": [{"arg": 0}]}})")
+                .find("needs exactly one of 'function', 'scope'"),
+            std::string::npos);
+  auto P = parseRulePack(R"({"name": "p", "formatVersion": 2,
+      "types": {"tensor": ["p::A"]},
+      "triggers": [
+        {"function": "p::sum", "trigger": "scalar-read",
+         "args": {"min": 1, "max": 1}, "returns": "non-tensor",
+         "source": "docs"},
+        {"function": "p::eval", "effect": "materialises"},
+        {"conversion": "*", "trigger": "scalar-read", "on": "any-tensor"}],
+      "residency": {"deviceFactories": ["p::zeros"],
+                    "constructors": [{"class": "p::A", "params": ["scalar"],
+                                      "residency": "host"}],
+                    "defaults": [{"scope": "p::StreamContext"}]},
+      "regions": {"transforms": ["p::grad"]}})",
+                         "p.json");
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->Triggers.size(), 3u);
+  EXPECT_EQ(P->Triggers[0].Overload.MaxArgs, 1);
+  EXPECT_EQ(P->Triggers[0].Scope, (std::vector<std::string>{"p::A"}));
+  EXPECT_FALSE(P->Triggers[1].Reports);
+  EXPECT_EQ(P->Triggers[1].Does, Effect::Materialises);
+  EXPECT_EQ(P->Triggers[2].Kind, CallKind::Conversion);
+  EXPECT_TRUE(P->Triggers[2].Scope.empty());
+  EXPECT_EQ(P->Constructors.size(), 1u);
+  EXPECT_TRUE(P->Defaults[0].Scoped);
+  EXPECT_EQ(P->Transforms, (std::vector<std::string>{"p::grad"}));
 }
 
 TEST(RulePack, ErrorsNameThePackFile) {
