@@ -77,7 +77,14 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
   case TriggerWhen::HostDestination:
     S.Triggers = Self.Where == Residency::Host && maySync(Args.Where);
     S.Where = Args.Where;
-    S.Operand = firstTensorArg(CE, W);
+    // The source: the first tensor argument that is not the destination.
+    S.Operand = nullptr;
+    for (const Expr *A : CE->arguments())
+      if (!S.Operand && A != M.Object)
+        W.forEachTensor(A, [&](const Expr *T) {
+          if (!S.Operand)
+            S.Operand = T;
+        });
     break;
   case TriggerWhen::TensorArg:
     S.Triggers = S.Operand != nullptr;
