@@ -1,6 +1,7 @@
 //===- seam.cpp - Seam's command line: a thin shell over the library ------===//
 #include "Driver/Calibrate.h"
 #include "Driver/CheckCommand.h"
+#include "Driver/PackCheck.h"
 #include "Driver/Merge.h"
 #include "Driver/Validate.h"
 #include "Report/Reporters.h"
@@ -271,12 +272,41 @@ int main(int Argc, char **Argv) {
   MergeCmd->add_option("--sarif-category", Merge.SarifCategory,
                        "Set run.automationDetails.id of the joined run");
 
+  PackCheckOptions PackOpts;
+  PackOpts.Frontend.HasExtraArgs = SawDashDash;
+  PackOpts.Frontend.ExtraArgs = Extra;
+  bool PackStrict = false, PackNoDefaults = false;
+  std::string PackFormat = "text";
+  CLI::App *PackCmd = App.add_subcommand(
+      "pack", "Work with rule packs (docs/rule-packs.md)");
+  PackCmd->require_subcommand(1);
+  CLI::App *PackCheck = PackCmd->add_subcommand(
+      "check", "Validate a rule pack; with --against, list the entries that "
+               "never matched anything in the given code");
+  PackCheck->add_option("pack", PackOpts.Pack, "The pack (JSON) to check")
+      ->required();
+  PackCheck->add_option(
+      "--against", PackOpts.Against,
+      "Source files to match the pack against (compile flags after '--', "
+      "or -p); repeatable");
+  PackCheck->add_option("-p,--build-path", PackOpts.Frontend.BuildDir,
+                        "Build directory with compile_commands.json");
+  PackCheck->add_flag("--strict", PackStrict,
+                      "Exit 1 when an entry never matched");
+  PackCheck->add_flag("--no-default-rules", PackNoDefaults,
+                      "Do not load the default packs beside it (their tensor "
+                      "types then do not count as 'tensor')");
+  PackCheck->add_option("--format", PackFormat, "text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  PackCheck->add_option("--rules-dir", PackOpts.RulesDir,
+                        "Where the default packs live");
+
   if (!Args.empty() && Args[0][0] != '-' && Args[0] != "check" &&
       Args[0] != "explain" && Args[0] != "calibrate" && Args[0] != "validate" &&
-      Args[0] != "merge")
+      Args[0] != "merge" && Args[0] != "pack")
     return usageError("unknown command '" + Args[0] +
                           "' (expected 'check', 'explain', 'calibrate', "
-                          "'validate' or 'merge')",
+                          "'validate', 'merge' or 'pack')",
                       "");
   CalibrateOptions Calib;
   CLI::App *Calibrate = App.add_subcommand(
@@ -332,10 +362,23 @@ int main(int Argc, char **Argv) {
                       : Calibrate->parsed() ? "calibrate "
                       : Validate->parsed()  ? "validate "
                       : MergeCmd->parsed()  ? "merge "
+                      : PackCheck->parsed() ? "pack check "
                                             : "";
     return usageError(E.what(), Cmd);
   }
 
+  if (PackCheck->parsed()) {
+    PackOpts.DefaultRules = !PackNoDefaults;
+    PackOpts.Json = PackFormat == "json";
+    if (PackOpts.RulesDir.empty())
+      PackOpts.RulesDir = findRulesDir(Argv[0]);
+    if (!PackOpts.Against.empty() && PackOpts.Frontend.BuildDir.empty() &&
+        !SawDashDash)
+      return usageError("--against needs compile flags after '--' or a "
+                        "build directory with -p",
+                        "pack check ");
+    return runPackCheck(PackOpts, PackStrict);
+  }
   if (Calibrate->parsed())
     return runCalibrate(Calib);
   if (MergeCmd->parsed())

@@ -1,0 +1,262 @@
+//===- PackCheck.cpp - `seam pack check` ----------------------------------===//
+#include "Driver/PackCheck.h"
+
+#include "ApiModel/ApiModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <nlohmann/json.hpp>
+#include <deque>
+#include <map>
+
+using namespace clang;
+
+namespace seam {
+namespace {
+
+void errorLine(const std::string &Msg) {
+  llvm::errs() << "seam: error: " << Msg << "\n";
+}
+
+/// One entry of the checked pack that code can match, by its JSON path.
+struct Entry {
+  std::string Path; ///< 'triggers[3]', 'residency.factories[0]'
+  std::string What; ///< "method 'value'", "function 'ml::zeros'"
+  bool Matched = false;
+};
+
+const char *kindName(CallKind K) {
+  switch (K) {
+  case CallKind::Method:
+    return "method";
+  case CallKind::Function:
+    return "function";
+  case CallKind::Operator:
+    return "operator";
+  case CallKind::Conversion:
+    return "conversion";
+  }
+  return "rule";
+}
+
+/// Walks a TU outside system headers and marks what matched.
+class Matcher : public RecursiveASTVisitor<Matcher> {
+public:
+  Matcher(const ApiModel &Api, unsigned FirstRule,
+          std::vector<Entry> &Triggers,
+          std::map<std::string, std::vector<Entry *>> &Names,
+          std::map<std::string, std::vector<Entry *>> &Types,
+          std::map<std::string, std::vector<Entry *>> &Classes)
+      : Api(Api), FirstRule(FirstRule), Triggers(Triggers), Names(Names),
+        Types(Types), Classes(Classes) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool VisitCXXRecordDecl(CXXRecordDecl *RD) {
+    mark(Types, qualifiedName(RD));
+    return true;
+  }
+  bool VisitEnumDecl(EnumDecl *ED) {
+    mark(Types, qualifiedName(ED));
+    return true;
+  }
+  bool VisitTypedefNameDecl(TypedefNameDecl *TD) {
+    mark(Types, qualifiedName(TD));
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *CE) {
+    if (inSystemHeader(CE->getBeginLoc()))
+      return true;
+    Api.forEachMatchedRule(CE, [&](const TriggerRule &R) {
+      if (R.Index >= FirstRule && R.Index - FirstRule < Triggers.size())
+        Triggers[R.Index - FirstRule].Matched = true;
+    });
+    if (const FunctionDecl *FD = CE->getDirectCallee()) {
+      mark(Names, qualifiedName(FD));
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && FD->getIdentifier())
+        mark(Classes, qualifiedName(MD->getParent()) + "::" +
+                          FD->getName().str());
+    }
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    if (!inSystemHeader(CE->getBeginLoc()) && CE->getConstructor())
+      mark(Classes, qualifiedName(CE->getConstructor()->getParent()));
+    return true;
+  }
+
+private:
+  bool inSystemHeader(SourceLocation L) const {
+    return L.isValid() && SMPtr->isInSystemHeader(SMPtr->getFileLoc(L));
+  }
+  void mark(std::map<std::string, std::vector<Entry *>> &M,
+            const std::string &Key) {
+    if (auto It = M.find(Key); It != M.end())
+      for (Entry *E : It->second)
+        E->Matched = true;
+  }
+
+public:
+  const SourceManager *SMPtr = nullptr;
+
+private:
+  const ApiModel &Api;
+  unsigned FirstRule;
+  std::vector<Entry> &Triggers;
+  std::map<std::string, std::vector<Entry *>> &Names, &Types, &Classes;
+};
+
+} // namespace
+
+int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
+  llvm::Expected<RulePack> Checked = loadRulePack(Opts.Pack);
+  if (!Checked) {
+    errorLine("invalid rule pack: " + llvm::toString(Checked.takeError()));
+    return 2;
+  }
+  // The default packs come first, so that "tensor" patterns of a pack that
+  // only adds rules see the types they add to.
+  RulePack Merged;
+  if (Opts.DefaultRules)
+    for (const char *Name : {"libtorch.json", "seamrt.json"}) {
+      llvm::SmallString<256> P(Opts.RulesDir);
+      llvm::sys::path::append(P, Name);
+      if (llvm::sys::fs::equivalent(P, Opts.Pack))
+        continue;
+      llvm::Expected<RulePack> D = loadRulePack(P);
+      if (!D) {
+        errorLine("invalid rule pack: " + llvm::toString(D.takeError()));
+        return 2;
+      }
+      mergeRulePack(Merged, *D);
+    }
+  unsigned FirstRule = Merged.Triggers.size();
+  mergeRulePack(Merged, *Checked);
+  const RulePack &P = *Checked;
+
+  // What code can match, by JSON path.
+  std::vector<Entry> Triggers;
+  for (unsigned I = 0; I < P.Triggers.size(); ++I)
+    Triggers.push_back({"triggers[" + std::to_string(I) + "]",
+                        std::string(kindName(P.Triggers[I].Kind)) + " '" +
+                            P.Triggers[I].Name + "'" +
+                            (P.Triggers[I].Class.empty()
+                                 ? ""
+                                 : " of '" + P.Triggers[I].Class + "'")});
+  std::deque<Entry> Others;
+  std::map<std::string, std::vector<Entry *>> Names, Types, Classes;
+  auto Add = [&](std::map<std::string, std::vector<Entry *>> &M,
+                 const std::string &Path, const std::vector<std::string> &V,
+                 const char *What) {
+    for (unsigned I = 0; I < V.size(); ++I) {
+      Others.push_back({Path + "[" + std::to_string(I) + "]",
+                        std::string(What) + " '" + V[I] + "'"});
+      M[V[I]].push_back(&Others.back());
+    }
+  };
+  Add(Types, "types.tensor", P.TensorTypes, "type");
+  Add(Types, "types.deviceLike", P.DeviceLikeTypes, "type");
+  Add(Types, "types.hostRecords", P.HostRecordTypes, "type");
+  Add(Types, "types.modules", P.ModuleTypes, "type");
+  Add(Types, "types.moduleHolders", P.ModuleHolders, "type");
+  Add(Names, "residency.factories", P.Factories, "function");
+  Add(Names, "residency.likeFactories", P.LikeFactories, "function");
+  Add(Names, "residency.deviceFactories", P.DeviceFactories, "function");
+  Add(Names, "regions.compileFunctions", P.CompileFunctions, "function");
+  Add(Names, "regions.loopFunctions", P.LoopFunctions, "function");
+  Add(Names, "regions.transforms", P.Transforms, "function");
+  for (unsigned I = 0; I < P.Defaults.size(); ++I) {
+    const PlacementDefault &D = P.Defaults[I];
+    Others.push_back({"residency.defaults[" + std::to_string(I) + "]",
+                      std::string(D.Scoped ? "scope '" : "function '") +
+                          D.Name + "'"});
+    (D.Scoped ? Classes : Names)[D.Name].push_back(&Others.back());
+  }
+  for (unsigned I = 0; I < P.Constructors.size(); ++I) {
+    Others.push_back({"residency.constructors[" + std::to_string(I) + "]",
+                      "constructor of '" + P.Constructors[I].Class + "'"});
+    Classes[P.Constructors[I].Class].push_back(&Others.back());
+  }
+  for (unsigned I = 0; I < P.CaptureSpans.size(); ++I) {
+    const CaptureMarker &M = P.CaptureSpans[I];
+    std::string Prefix = M.Class.empty() ? "" : M.Class + "::";
+    Others.push_back({"regions.captureSpans[" + std::to_string(I) + "]",
+                      "capture span '" + Prefix + M.Begin + "'"});
+    (M.Class.empty() ? Names : Classes)[Prefix + M.Begin].push_back(
+        &Others.back());
+  }
+
+  std::vector<std::string> Analyzed;
+  if (!Opts.Against.empty()) {
+    std::string Warning;
+    auto DB = makeCompilationDatabase(Opts.Frontend, Warning);
+    if (!DB) {
+      errorLine(llvm::toString(DB.takeError()));
+      return 2;
+    }
+    ApiModel Api(Merged);
+    for (const std::string &File : Opts.Against) {
+      if (auto Bad = checkSourceFile(**DB, File)) {
+        errorLine(*Bad);
+        return 2;
+      }
+      ParseResult R = parseFile(
+          (*DB)->getCompileCommands(File), Opts.Frontend, File,
+          [&](ASTContext &Ctx) {
+            Api.forgetAST();
+            Matcher M(Api, FirstRule, Triggers, Names, Types, Classes);
+            M.SMPtr = &Ctx.getSourceManager();
+            M.TraverseAST(Ctx);
+          });
+      if (!R.Ok) {
+        errorLine(R.Error);
+        return 2;
+      }
+      Analyzed.push_back(File);
+    }
+  }
+
+  std::vector<const Entry *> Unmatched;
+  for (const Entry &E : Triggers)
+    if (!E.Matched)
+      Unmatched.push_back(&E);
+  for (const Entry &E : Others)
+    if (!E.Matched)
+      Unmatched.push_back(&E);
+  bool Against = !Opts.Against.empty();
+  if (Opts.Json) {
+    nlohmann::json J;
+    J["pack"] = Opts.Pack;
+    J["name"] = P.Name;
+    J["formatVersion"] = P.FormatVersion;
+    J["valid"] = true;
+    J["triggers"] = P.Triggers.size();
+    J["against"] = Analyzed;
+    J["unmatched"] = nlohmann::json::array();
+    if (Against)
+      for (const Entry *E : Unmatched)
+        J["unmatched"].push_back({{"path", E->Path}, {"entry", E->What}});
+    llvm::outs() << J.dump(2) << "\n";
+  } else {
+    llvm::outs() << Opts.Pack << ": valid rule pack '" << P.Name
+                 << "' (format " << P.FormatVersion << ", "
+                 << P.Triggers.size() << " triggers, " << P.TensorTypes.size()
+                 << " tensor types)\n";
+    if (Against) {
+      for (const Entry *E : Unmatched)
+        llvm::outs() << Opts.Pack << ": '" << E->Path << "': " << E->What
+                     << " never matched in the code given\n";
+      llvm::outs() << (Triggers.size() + Others.size() - Unmatched.size())
+                   << " of " << Triggers.size() + Others.size()
+                   << " entries matched in " << Analyzed.size() << " file"
+                   << (Analyzed.size() == 1 ? "" : "s") << "\n";
+    }
+  }
+  return Against && Strict && !Unmatched.empty() ? 1 : 0;
+}
+
+} // namespace seam
