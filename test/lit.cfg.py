@@ -66,3 +66,12 @@ if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):
         "%torch",
         "-std=c++17 -isystem " + torch_api + " -isystem " +
         os.path.join(inputs, "cuda-stub") + " -isystem /usr/local/cuda/include"))
+
+# Real Thrust headers (Debian's libthrust-dev) for the shipped thrust pack,
+# parsed with Thrust's host (CPP) device system: the pack describes what the
+# code does on a GPU build.
+if os.path.exists("/usr/include/thrust/device_vector.h"):
+    config.available_features.add("thrust")
+    config.substitutions.append((
+        "%thrust",
+        "-std=c++17 -DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_CPP"))

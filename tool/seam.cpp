@@ -138,7 +138,8 @@ int main(int Argc, char **Argv) {
                     "Repeatable");
   Check->add_option("--rules", Opts.RulePacks,
                     "Load an extra rule pack (JSON, docs/rule-packs.md) to "
-                    "teach Seam another tensor API. Repeatable");
+                    "teach Seam another tensor API; a bare name loads a "
+                    "shipped pack (--rules thrust). Repeatable");
   Check->add_flag("!--no-default-rules", Opts.DefaultRules,
                   "Do not load the bundled packs (libtorch.json, "
                   "seamrt.json); use only --rules");
@@ -437,5 +438,15 @@ int main(int Argc, char **Argv) {
                       "check ");
   if (Opts.RulesDir.empty())
     Opts.RulesDir = findRulesDir(Argv[0]);
+  // `--rules thrust` names a shipped pack: <rules dir>/thrust.json.
+  for (std::string &Pack : Opts.RulePacks)
+    if (Pack.find('/') == std::string::npos &&
+        !llvm::StringRef(Pack).ends_with(".json") &&
+        !llvm::sys::fs::exists(Pack)) {
+      llvm::SmallString<256> Shipped(Opts.RulesDir);
+      llvm::sys::path::append(Shipped, Pack + ".json");
+      if (llvm::sys::fs::exists(Shipped))
+        Pack = std::string(Shipped);
+    }
   return runCheck(Opts);
 }

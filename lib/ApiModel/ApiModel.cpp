@@ -408,7 +408,10 @@ static void typeNames(QualType T, llvm::SmallVectorImpl<std::string> &Out) {
   } else if (const auto *ET = C->getAs<EnumType>()) {
     Out.push_back(qualifiedName(ET->getDecl()));
   }
-  PrintingPolicy PP{LangOptions()};
+  LangOptions LO;
+  LO.CPlusPlus = true;
+  PrintingPolicy PP{LO};
+  PP.SuppressTagKeyword = true;
   PP.SuppressInlineNamespace = true;
   PP.FullyQualifiedName = true;
   Out.push_back(C.getAsString(PP));
@@ -416,6 +419,8 @@ static void typeNames(QualType T, llvm::SmallVectorImpl<std::string> &Out) {
 
 bool ApiModel::matchesPattern(QualType T, llvm::StringRef P,
                               const TriggerRule *Rule) const {
+  if (P.consume_front("!"))
+    return !matchesPattern(T, P, Rule);
   if (P == "*")
     return true;
   if (T.isNull())
@@ -541,7 +546,9 @@ void ApiModel::candidates(
           continue;
         bool Ok = true;
         for (unsigned I = 0; Ok && I < Op->getNumArgs(); ++I)
-          Ok = matchesPattern(Op->getArg(I)->getType(), R->Operands[I], R);
+          Ok = matchesPattern(Op->getArg(I)->getType(), R->Operands[I], R) ||
+               matchesPattern(stripValue(Op->getArg(I))->getType(),
+                              R->Operands[I], R);
         if (!Ok)
           continue;
       }
@@ -559,7 +566,7 @@ void ApiModel::candidates(
     if (!MD)
       return;
     const Expr *Obj = MC->getImplicitObjectArgument();
-    QualType ObjTy = Obj ? Obj->getType() : QualType();
+    QualType ObjTy = Obj ? Obj->IgnoreParenImpCasts()->getType() : QualType();
     if (!ObjTy.isNull() && ObjTy->isPointerType())
       ObjTy = ObjTy->getPointeeType();
     auto ClassMatches = [&](const TriggerRule *R) {
@@ -576,7 +583,7 @@ void ApiModel::candidates(
         Each.Rule = R;
         Each.Object = Obj;
         Each.Spelling = "conversion to '" +
-                        CD->getConversionType().getAsString(
+                        CD->getConversionType().getCanonicalType().getAsString(
                             PrintingPolicy(FD->getASTContext().getLangOpts())) +
                         "'";
         Each.Loc = Obj ? Obj->getBeginLoc() : CE->getExprLoc();

@@ -36,6 +36,13 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
   AbsValue Self = M.Object ? W.eval(M.Object) : AbsValue{};
   AbsValue Args = W.tensorArgs(CE);
   S.Operand = M.Object ? M.Object : firstTensorArg(CE, W);
+  // `os << d[i]` of a non-tensor the rule's operand types name: the
+  // printed value is the last operand.
+  if (!S.Operand && !M.Rule->Operands.empty() &&
+      isa<CXXOperatorCallExpr>(CE) && CE->getNumArgs() > 0) {
+    S.Operand = CE->getArg(CE->getNumArgs() - 1);
+    Self = W.eval(S.Operand);
+  }
   if (int N = M.Rule->Operand; N >= 0) {
     // The rule names the argument whose residency decides.
     unsigned I = N + (isa<CXXOperatorCallExpr>(CE) &&
@@ -124,14 +131,19 @@ findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
     W.run(Nodes[N].FD, [&](const CallExpr *CE, const ResidencyWalker &W) {
       std::optional<TriggerMatch> M;
       SiteEvaluation E;
-      // The first rule whose condition holds: `index_put_` may read a mask
-      // or copy into a host tensor.
+      // The first rule whose condition holds on a value that may be on the
+      // device, else the first that holds: `index_put_` may read a mask or
+      // copy into a host tensor, and packs may both name a call.
       for (const TriggerMatch &Each : Api.matchTriggers(CE)) {
-        E = evaluate(Each, CE, W);
-        if (E.Triggers) {
+        SiteEvaluation Try = evaluate(Each, CE, W);
+        if (!Try.Triggers)
+          continue;
+        if (!M || (!maySync(E.Where) && maySync(Try.Where))) {
           M = Each;
-          break;
+          E = Try;
         }
+        if (maySync(E.Where))
+          break;
       }
       if (!M)
         return;

@@ -303,7 +303,9 @@ AbsValue ResidencyWalker::evalMemberCall(const CXXMemberCallExpr *MC) const {
   const Expr *Obj = MC->getImplicitObjectArgument();
   if (!MD || !Obj)
     return Unknown;
-  QualType ObjTy = Obj->getType();
+  // The object's own type, not the base class the method is declared in
+  // (`h.begin()` on a vector deriving from vector_base).
+  QualType ObjTy = Obj->IgnoreParenImpCasts()->getType();
   if (ObjTy->isPointerType())
     ObjTy = ObjTy->getPointeeType();
   llvm::StringRef Name = MD->getIdentifier() ? MD->getName() : "";
@@ -373,7 +375,7 @@ AbsValue ResidencyWalker::evalOperator(const CXXOperatorCallExpr *Op) const {
     return Unknown;
   }
   if (K == OO_Subscript && Op->getNumArgs() >= 1 &&
-      Api.isTensorType(Op->getArg(0)->getType()))
+      Api.isTensorType(Op->getArg(0)->IgnoreParenImpCasts()->getType()))
     return eval(Op->getArg(0));
   if (K == OO_Subscript && Op->getNumArgs() >= 1 &&
       isContainer(Op->getArg(0)->getType()))
