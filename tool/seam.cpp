@@ -1,8 +1,8 @@
 //===- seam.cpp - Seam's command line: a thin shell over the library ------===//
 #include "Driver/Calibrate.h"
 #include "Driver/CheckCommand.h"
-#include "Driver/PackCheck.h"
 #include "Driver/Merge.h"
+#include "Driver/PackCheck.h"
 #include "Driver/Validate.h"
 #include "Report/Reporters.h"
 
@@ -142,7 +142,9 @@ int main(int Argc, char **Argv) {
                     "shipped pack (--rules thrust). Repeatable");
   Check->add_flag("!--no-default-rules", Opts.DefaultRules,
                   "Do not load the bundled packs (libtorch.json, "
-                  "seamrt.json); use only --rules");
+                  "seamrt.json), nor what they declare: the seam.compiled "
+                  "annotation (SEAM_COMPILED), std loop functions, "
+                  "'forward'; use only --rules");
   Check->add_option("--rules-dir", Opts.RulesDir,
                     "Directory of the bundled packs (default: "
                     "<prefix>/share/seam/rules, or $SEAM_RULES_DIR)");
@@ -278,8 +280,8 @@ int main(int Argc, char **Argv) {
   PackOpts.Frontend.ExtraArgs = Extra;
   bool PackStrict = false, PackNoDefaults = false;
   std::string PackFormat = "text";
-  CLI::App *PackCmd = App.add_subcommand(
-      "pack", "Work with rule packs (docs/rule-packs.md)");
+  CLI::App *PackCmd =
+      App.add_subcommand("pack", "Work with rule packs (docs/rule-packs.md)");
   PackCmd->require_subcommand(1);
   CLI::App *PackCheck = PackCmd->add_subcommand(
       "check", "Validate a rule pack; with --against, list the entries that "

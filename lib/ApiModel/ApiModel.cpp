@@ -455,8 +455,8 @@ bool ApiModel::matchesPattern(QualType T, llvm::StringRef P,
     return false;
   llvm::SmallVector<std::string, 6> Names;
   typeNames(T.getUnqualifiedType(), Names);
-  return llvm::any_of(Names,
-                      [&](const std::string &N) { return It->second->match(N); });
+  return llvm::any_of(
+      Names, [&](const std::string &N) { return It->second->match(N); });
 }
 
 bool ApiModel::overloadMatches(const FunctionDecl *FD,
@@ -632,10 +632,9 @@ void ApiModel::candidates(
 llvm::SmallVector<TriggerMatch, 2>
 ApiModel::matchTriggers(const CallExpr *CE) const {
   llvm::SmallVector<TriggerMatch, 2> Out;
-  candidates(CE, /*ReportingOnly=*/true,
-             [&](const TriggerRule &, const TriggerMatch &M) {
-               Out.push_back(M);
-             });
+  candidates(
+      CE, /*ReportingOnly=*/true,
+      [&](const TriggerRule &, const TriggerMatch &M) { Out.push_back(M); });
   return Out;
 }
 
@@ -656,7 +655,8 @@ bool ApiModel::materialises(const CallExpr *CE) const {
 }
 
 void ApiModel::forEachMatchedRule(
-    const CallExpr *CE, llvm::function_ref<void(const TriggerRule &)> Fn) const {
+    const CallExpr *CE,
+    llvm::function_ref<void(const TriggerRule &)> Fn) const {
   candidates(CE, /*ReportingOnly=*/false,
              [&](const TriggerRule &R, const TriggerMatch &) { Fn(R); });
 }

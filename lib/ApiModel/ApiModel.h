@@ -89,15 +89,14 @@ public:
   bool materialises(const clang::CallExpr *CE) const;
   /// Every rule \p CE matches by name and overload, reporting or not (for
   /// `seam pack check`).
-  void forEachMatchedRule(const clang::CallExpr *CE,
-                          llvm::function_ref<void(const TriggerRule &)> Fn)
-      const;
+  void
+  forEachMatchedRule(const clang::CallExpr *CE,
+                     llvm::function_ref<void(const TriggerRule &)> Fn) const;
 
   /// Factories whose tensors live on the device unless given the host.
   bool isDeviceFactory(llvm::StringRef QualName) const;
   /// Where a constructor of a tensor type puts its tensor, if a rule says.
-  std::optional<Residency>
-  constructed(const clang::CXXConstructExpr *CE) const;
+  std::optional<Residency> constructed(const clang::CXXConstructExpr *CE) const;
   /// A set-default call (`set_default_device(d)`): the argument naming the
   /// device.
   const clang::Expr *placementDefault(const clang::CallExpr *CE) const;
@@ -137,10 +136,10 @@ private:
                        llvm::ArrayRef<const clang::Expr *> Args,
                        const OverloadFilter &O, const TriggerRule *Rule) const;
   bool ownTensor(clang::QualType T, const TriggerRule *Rule) const;
-  void candidates(const clang::CallExpr *CE, bool ReportingOnly,
-                  llvm::function_ref<void(const TriggerRule &,
-                                          const TriggerMatch &)>
-                      Fn) const;
+  void
+  candidates(const clang::CallExpr *CE, bool ReportingOnly,
+             llvm::function_ref<void(const TriggerRule &, const TriggerMatch &)>
+                 Fn) const;
   bool recordMatches(
       const clang::CXXRecordDecl *RD, const llvm::StringSet<> &Names,
       llvm::DenseMap<const clang::CXXRecordDecl *, bool> &Cache) const;

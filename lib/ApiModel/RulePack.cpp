@@ -4,8 +4,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include <nlohmann/json.hpp>
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
@@ -374,7 +374,8 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
   P.Path = Path.str();
   if (!R.checkKeys(J, "",
                    {"name", "formatVersion", "description", "types", "triggers",
-                    "metadata", "residency", "regions", "ops", "dtypes"}))
+                    "metadata", "residency", "regions", "ops", "dtypes",
+                    "$schema"}))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
   P.Name = R.string(J, "", "name", true);

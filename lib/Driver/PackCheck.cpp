@@ -8,9 +8,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include <nlohmann/json.hpp>
 #include <deque>
 #include <map>
+#include <nlohmann/json.hpp>
 
 using namespace clang;
 
@@ -45,8 +45,7 @@ const char *kindName(CallKind K) {
 /// Walks a TU outside system headers and marks what matched.
 class Matcher : public RecursiveASTVisitor<Matcher> {
 public:
-  Matcher(const ApiModel &Api, unsigned FirstRule,
-          std::vector<Entry> &Triggers,
+  Matcher(const ApiModel &Api, unsigned FirstRule, std::vector<Entry> &Triggers,
           std::map<std::string, std::vector<Entry *>> &Names,
           std::map<std::string, std::vector<Entry *>> &Types,
           std::map<std::string, std::vector<Entry *>> &Classes)
@@ -77,9 +76,10 @@ public:
     });
     if (const FunctionDecl *FD = CE->getDirectCallee()) {
       mark(Names, qualifiedName(FD));
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && FD->getIdentifier())
-        mark(Classes, qualifiedName(MD->getParent()) + "::" +
-                          FD->getName().str());
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+          MD && FD->getIdentifier())
+        mark(Classes,
+             qualifiedName(MD->getParent()) + "::" + FD->getName().str());
     }
     return true;
   }
@@ -171,9 +171,9 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
   Add(Names, "regions.transforms", P.Transforms, "function");
   for (unsigned I = 0; I < P.Defaults.size(); ++I) {
     const PlacementDefault &D = P.Defaults[I];
-    Others.push_back({"residency.defaults[" + std::to_string(I) + "]",
-                      std::string(D.Scoped ? "scope '" : "function '") +
-                          D.Name + "'"});
+    Others.push_back(
+        {"residency.defaults[" + std::to_string(I) + "]",
+         std::string(D.Scoped ? "scope '" : "function '") + D.Name + "'"});
     (D.Scoped ? Classes : Names)[D.Name].push_back(&Others.back());
   }
   for (unsigned I = 0; I < P.Constructors.size(); ++I) {
@@ -204,14 +204,14 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
         errorLine(*Bad);
         return 2;
       }
-      ParseResult R = parseFile(
-          (*DB)->getCompileCommands(File), Opts.Frontend, File,
-          [&](ASTContext &Ctx) {
-            Api.forgetAST();
-            Matcher M(Api, FirstRule, Triggers, Names, Types, Classes);
-            M.SMPtr = &Ctx.getSourceManager();
-            M.TraverseAST(Ctx);
-          });
+      ParseResult R = parseFile((*DB)->getCompileCommands(File), Opts.Frontend,
+                                File, [&](ASTContext &Ctx) {
+                                  Api.forgetAST();
+                                  Matcher M(Api, FirstRule, Triggers, Names,
+                                            Types, Classes);
+                                  M.SMPtr = &Ctx.getSourceManager();
+                                  M.TraverseAST(Ctx);
+                                });
       if (!R.Ok) {
         errorLine(R.Error);
         return 2;
@@ -242,10 +242,9 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
         J["unmatched"].push_back({{"path", E->Path}, {"entry", E->What}});
     llvm::outs() << J.dump(2) << "\n";
   } else {
-    llvm::outs() << Opts.Pack << ": valid rule pack '" << P.Name
-                 << "' (format " << P.FormatVersion << ", "
-                 << P.Triggers.size() << " triggers, " << P.TensorTypes.size()
-                 << " tensor types)\n";
+    llvm::outs() << Opts.Pack << ": valid rule pack '" << P.Name << "' (format "
+                 << P.FormatVersion << ", " << P.Triggers.size()
+                 << " triggers, " << P.TensorTypes.size() << " tensor types)\n";
     if (Against) {
       for (const Entry *E : Unmatched)
         llvm::outs() << Opts.Pack << ": '" << E->Path << "': " << E->What

@@ -18,7 +18,7 @@
 namespace seam {
 
 struct PackCheckOptions {
-  std::string Pack;                ///< the pack to check
+  std::string Pack;                 ///< the pack to check
   std::vector<std::string> Against; ///< --against sources
   FrontendOptions Frontend;         ///< flags after "--", or -p
   bool DefaultRules = true;         ///< load the default packs beside it

@@ -38,8 +38,8 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
   S.Operand = M.Object ? M.Object : firstTensorArg(CE, W);
   // `os << d[i]` of a non-tensor the rule's operand types name: the
   // printed value is the last operand.
-  if (!S.Operand && !M.Rule->Operands.empty() &&
-      isa<CXXOperatorCallExpr>(CE) && CE->getNumArgs() > 0) {
+  if (!S.Operand && !M.Rule->Operands.empty() && isa<CXXOperatorCallExpr>(CE) &&
+      CE->getNumArgs() > 0) {
     S.Operand = CE->getArg(CE->getNumArgs() - 1);
     Self = W.eval(S.Operand);
   }
@@ -58,8 +58,8 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
     Self = Args;
   }
   // Values a materialising call made ready read without waiting.
-  if (M.Rule->What != Trigger::ExplicitSync && M.Rule->When != TriggerWhen::HostDestination &&
-      Self.Ready)
+  if (M.Rule->What != Trigger::ExplicitSync &&
+      M.Rule->When != TriggerWhen::HostDestination && Self.Ready)
     return S;
   switch (M.Rule->When) {
   case TriggerWhen::Always:

@@ -35,8 +35,7 @@ static void resolveCallables(const Expr *E, const ApiModel &Api,
         Call && Call->getNumArgs() == 1)
       if (const FunctionDecl *FD = Call->getDirectCallee();
           FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-          llvm::is_contained({"move", "forward", "ref", "cref"},
-                             FD->getName()))
+          llvm::is_contained({"move", "forward", "ref", "cref"}, FD->getName()))
         N = Call->getArg(0);
     if (N == E || !N)
       break;
@@ -67,8 +66,8 @@ static void resolveCallables(const Expr *E, const ApiModel &Api,
     Out.push_back(FD);
     return;
   }
-  if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit() &&
-                                             !isa<ParmVarDecl>(VD))
+  if (const auto *VD = dyn_cast<VarDecl>(D);
+      VD && VD->getInit() && !isa<ParmVarDecl>(VD))
     resolveCallables(VD->getInit(), Api, Callables, Out, Depth + 1);
   if (Callables)
     for (const FunctionDecl *T : Callables->targetsOf(D))

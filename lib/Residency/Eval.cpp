@@ -422,8 +422,7 @@ AbsValue ResidencyWalker::evalCall(const CallExpr *CE) const {
   std::string QN = qualifiedName(FD);
   Residency Dev = deviceArgs(CE);
   if (Api.isFactory(QN))
-    return {Dev != Residency::None ? Dev
-                                   : factoryDefault(CE, Residency::Host),
+    return {Dev != Residency::None ? Dev : factoryDefault(CE, Residency::Host),
             mentionsBoolDtype(CE)};
   if (Api.isDeviceFactory(QN))
     return {Dev != Residency::None ? Dev
