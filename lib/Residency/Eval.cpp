@@ -171,9 +171,18 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
     return {Residency::Host, false};
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-      CE && Api.isTensorType(E->getType()))
+      CE && Api.isTensorType(E->getType())) {
+    // A device argument says where the new tensor lives (`array(dims,
+    // ptr, afHost)`); else the pack's constructor rule (`Array(0.5f)`).
+    Residency Dev = Residency::None;
+    for (const Expr *A : CE->arguments())
+      if (!isa<CXXDefaultArgExpr>(A) && Api.isDeviceLikeType(A->getType()))
+        Dev = join(Dev, eval(A).Where);
+    if (Dev != Residency::None && !Api.isTensorType(CE->getArg(0)->getType()))
+      return {Dev, false};
     if (std::optional<Residency> R = Api.constructed(CE))
-      return {*R, false}; // Array(0.5f): a host value, by the pack's rule
+      return {*R, false};
+  }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
       return {}; // an undefined tensor, or options naming no device
