@@ -7,7 +7,7 @@
 // RUN: %seam pack check %S/../Inputs/lazy/lazy.json --no-default-rules --against %s -- -std=c++17 -I%S/../Inputs/lazy | FileCheck %s --check-prefix=PACK
 // PACK: lazy.json: valid rule pack 'lazy' (format 2, 7 triggers, 1 tensor types)
 // PACK-NEXT: lazy.json: 'triggers[6]': function 'lz::synchronize' never matched in the code given
-// PACK-NEXT: 17 of 18 entries matched in 1 file
+// PACK-NEXT: 18 of 19 entries matched in 1 file
 #include "lazy.h"
 #include <iostream>
 
@@ -80,3 +80,22 @@ std::vector<lz::array> step(const std::vector<lz::array> &in) {
   // CHECK: :[[@LINE-2]]:13: warning: host sync: printing 'in[0]'{{.*}} [seam-host-sync]
   return in;
 }
+
+// A lambda reaching compile() through run()'s std::function parameter.
+void caller() {
+  run(3, [](const std::vector<lz::array> &in) {
+    std::cout << in[1];
+    // CHECK: :[[@LINE-1]]:15: warning: graph break: printing 'in[1]'{{.*}} [seam-graph-break]
+    // CHECK: :[[@LINE-2]]:15: warning: host sync: printing 'in[1]'{{.*}} [seam-host-sync]
+    return in;
+  });
+}
+
+// A function pointer handed to a loop function runs once per element.
+void visit(int i) {
+  auto z = lz::zeros({i});
+  float s = z.item<float>();
+  // CHECK: :[[@LINE-1]]:15: warning: host sync: '.item()'{{.*}} [seam-host-sync]
+  (void)s;
+}
+void batches() { lz::for_each_batch(8, &visit); }

@@ -56,6 +56,8 @@ std::function<std::vector<array>(const std::vector<array> &)>
 compile(std::function<std::vector<array>(const std::vector<array> &)> fun);
 std::function<array(const array &)>
 grad(std::function<array(const array &)> fun);
+/// Calls fn(i) for each batch index, like a loop.
+void for_each_batch(int batches, void (*fn)(int));
 
 } // namespace lz
 
