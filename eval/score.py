@@ -61,7 +61,11 @@ def main():
                 if hit:
                     left.remove(hit)
                     counts[rule][0] += 1
-                    colmiss += hit[2] != col
+                    if hit[2] != col:
+                        colmiss += 1
+                        misses.append("COL %s/%s:%d: labelled column %d, "
+                                      "reported %d %s" % (corpus, name, line,
+                                                          col, hit[2], rule))
                 else:
                     counts[rule][2] += 1
                     misses.append("FN %s/%s:%d:%d %s" % (corpus, name, line, col, rule))

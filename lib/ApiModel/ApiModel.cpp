@@ -478,7 +478,8 @@ bool ApiModel::overloadMatches(const FunctionDecl *FD,
       return false;
   if (!O.Returns.empty() &&
       !(O.Returns == "non-tensor"
-            ? !mentionsTensor(FD->getReturnType())
+            ? !mentionsTensor(FD->getReturnType()) &&
+                  !FD->getReturnType()->isVoidType()
             : matchesPattern(FD->getReturnType(), O.Returns, Rule)))
     return false;
   if (!O.RefQualifier.empty()) {
@@ -645,11 +646,12 @@ std::optional<TriggerMatch> ApiModel::matchTrigger(const CallExpr *CE) const {
   return All.front();
 }
 
-bool ApiModel::materialises(const CallExpr *CE) const {
-  bool Found = false;
+Effect ApiModel::materialises(const CallExpr *CE) const {
+  Effect Found = Effect::None;
   candidates(CE, /*ReportingOnly=*/false,
              [&](const TriggerRule &R, const TriggerMatch &) {
-               Found |= R.Does == Effect::Materialises;
+               if (R.Does == Effect::MaterialisesAll || Found == Effect::None)
+                 Found = R.Does;
              });
   return Found;
 }

@@ -85,8 +85,9 @@ public:
   matchTriggers(const clang::CallExpr *CE) const;
   /// The first of matchTriggers(), if any.
   std::optional<TriggerMatch> matchTrigger(const clang::CallExpr *CE) const;
-  /// A call whose rule says it materialises its tensor arguments.
-  bool materialises(const clang::CallExpr *CE) const;
+  /// What a call's rules say it materialises: its tensor arguments, or
+  /// every value made before it (Effect::None when no rule says).
+  Effect materialises(const clang::CallExpr *CE) const;
   /// Every rule \p CE matches by name and overload, reporting or not (for
   /// `seam pack check`).
   void

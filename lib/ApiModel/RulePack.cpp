@@ -224,12 +224,16 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
     Rule.Class = R.string(T, Where, "class", false);
     if (T.contains("effect")) {
       std::string E = R.string(T, Where, "effect", true);
-      if (E != "materialises" && E != "materializes") {
-        R.fail(Where + ".effect",
-               "unknown effect '" + E + "' (expected materialises)");
+      if (E == "materialises" || E == "materializes") {
+        Rule.Does = Effect::Materialises;
+      } else if (E == "materialises-all" || E == "materializes-all") {
+        Rule.Does = Effect::MaterialisesAll;
+      } else {
+        R.fail(Where + ".effect", "unknown effect '" + E +
+                                      "' (expected materialises or "
+                                      "materialises-all)");
         return;
       }
-      Rule.Does = Effect::Materialises;
     }
     // A rule with an effect may leave out the trigger: it reports nothing.
     std::string What = R.string(T, Where, "trigger", Rule.Does == Effect::None);

@@ -57,7 +57,8 @@ struct OverloadFilter {
 /// What a call does to its tensor arguments besides reading them.
 enum class Effect {
   None,
-  Materialises, ///< after it, reading the arguments does not wait again
+  Materialises,    ///< after it, reading the arguments does not wait again
+  MaterialisesAll, ///< after it, no value made before waits (`sync()`)
 };
 
 struct TriggerRule {

@@ -377,6 +377,10 @@ AbsValue ResidencyWalker::evalOperator(const CXXOperatorCallExpr *Op) const {
   if (K == OO_Call) {
     if (Callee && !Api.isLibraryDecl(Callee))
       return evalUserCall(Callee, Op);
+    // W(0), a(idx): indexing a tensor with operator() keeps its residency.
+    if (Op->getNumArgs() > 0 &&
+        Api.isTensorType(Op->getArg(0)->IgnoreParenImpCasts()->getType()))
+      return {eval(Op->getArg(0)).Where, false};
     if (Op->getNumArgs() > 0 &&
         Api.moduleHolderTarget(Op->getArg(0)->getType()))
       return {join(tensorArgs(Op).Where, moduleResidency(Op->getArg(0))),

@@ -101,8 +101,16 @@ void ResidencyWalker::onCall(const Stmt *S) {
 }
 
 void ResidencyWalker::markReady(const CallExpr *CE) {
-  if (!Api.materialises(CE))
+  Effect E = Api.materialises(CE);
+  if (E == Effect::None)
     return;
+  if (E == Effect::MaterialisesAll) {
+    // `sync()`: every tensor computed so far is ready.
+    for (auto &[VD, V] : Cur)
+      if (Api.isTensorType(VD->getType()))
+        V.Ready = true;
+    return;
+  }
   auto Mark = [&](const Expr *E) {
     forEachTensor(E, [&](const Expr *T) {
       if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(T)))

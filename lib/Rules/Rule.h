@@ -69,6 +69,9 @@ findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
 // Shared by the rules (RuleSupport.cpp).
 /// "'.item()' reads 'x' on the host", "printing 'x' with '<<' ...".
 std::string actionPhrase(const TriggerSite &S);
+/// Adds the matched rule's `source` (why the call waits, from its pack) to
+/// \p Details, when the pack gives one.
+void addRuleSource(const TriggerSite &S, std::vector<std::string> &Details);
 /// The words for one step of a path: "inside this loop, which runs it every
 /// 100th iteration", "'f' called here through 'fn', from 'g'", ...
 std::string describePathStep(const PathStep &P);

@@ -22,6 +22,13 @@ std::string actionPhrase(const TriggerSite &S) {
   return Api;
 }
 
+void addRuleSource(const TriggerSite &S, std::vector<std::string> &Details) {
+  const TriggerRule *R = S.Match.Rule;
+  if (R && !R->Source.empty())
+    Details.push_back("why " + S.Match.Spelling + " waits (rule pack '" +
+                      R->Pack + "'): " + R->Source);
+}
+
 std::string describePathStep(const PathStep &P) {
   switch (P.What) {
   case PathStep::RegionRoot:

@@ -56,6 +56,7 @@ public:
         "a synchronization is not allowed while a stream is "
         "captured: CUDA reports cudaErrorStreamCaptureUnsupported "
         "and the graph is invalidated");
+    addRuleSource(In.Site, F.Details);
     F.Path = toNotes(In.SM, In.LO, In.Where.CapturePath);
     F.HotReason = "capture";
     return true;

@@ -54,6 +54,7 @@ public:
     F.Region = *In.Where.Region;
     F.Message = "graph break: " + actionPhrase(In.Site) +
                 " inside compiled region '" + *In.Where.Region + "'";
+    addRuleSource(In.Site, F.Details);
     F.Path = toNotes(In.SM, In.LO, In.Where.RegionPath);
     F.HotReason = "region";
     return true;

@@ -90,6 +90,7 @@ public:
                           "the device then idles until the host enqueues "
                           "more work");
     }
+    addRuleSource(In.Site, F.Details);
     if (In.Site.Where == Residency::Unknown && !In.Site.Operand.empty())
       F.Details.push_back("'" + In.Site.Operand +
                           "' is assumed to be on the device: where it was "
