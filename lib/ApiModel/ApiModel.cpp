@@ -121,6 +121,8 @@ ApiModel::ApiModel(RulePack P) : Pack(std::move(P)) {
     case CallKind::Operator:
       OperatorRules[R.Name].push_back(&R);
       break;
+    case CallKind::Conversion:
+      break; // ConversionRules, below
     }
   }
 }
@@ -451,12 +453,13 @@ bool ApiModel::matchesPattern(QualType T, llvm::StringRef P,
     else
       llvm::consumeError(G.takeError()); // the loader rejects bad globs
   }
-  if (!It->second)
+  const std::optional<llvm::GlobPattern> &Glob = It->second;
+  if (!Glob)
     return false;
   llvm::SmallVector<std::string, 6> Names;
   typeNames(T.getUnqualifiedType(), Names);
-  return llvm::any_of(
-      Names, [&](const std::string &N) { return It->second->match(N); });
+  return llvm::any_of(Names,
+                      [&](const std::string &N) { return Glob->match(N); });
 }
 
 bool ApiModel::overloadMatches(const FunctionDecl *FD,
