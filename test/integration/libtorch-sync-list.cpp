@@ -54,6 +54,7 @@ void train(torch::Device device, int steps) {
     dev2[0] = x[1];
     auto sample = torch::softmax(x, 1).multinomial(1);
     // CHECK: :[[@LINE-1]]:40: warning: host sync: '.multinomial()'{{.*}} [seam-host-sync]
+    auto many = torch::softmax(x, 1).multinomial(4, /*replacement=*/true);
     if (i % 100 == 0)
       torch::save(net, "net.pt");
     // CHECK: :[[@LINE-1]]:14: warning: host sync: 'save()'{{.*}} [seam-host-sync]
