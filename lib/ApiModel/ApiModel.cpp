@@ -100,6 +100,7 @@ ApiModel::ApiModel(RulePack P) : Pack(std::move(P)) {
     RuleScope.push_back(Scope);
     if (R.Kind == CallKind::Conversion)
       ConversionRules.push_back(&R);
+    HasEffects |= R.Does != Effect::None;
   }
   ScopeCaches.resize(ScopeSets.size());
   for (const auto &N : Pack.HostDeviceNames)
@@ -651,6 +652,8 @@ std::optional<TriggerMatch> ApiModel::matchTrigger(const CallExpr *CE) const {
 
 Effect ApiModel::materialises(const CallExpr *CE) const {
   Effect Found = Effect::None;
+  if (!HasEffects)
+    return Found; // asked at every call of every walk
   candidates(CE, /*ReportingOnly=*/false,
              [&](const TriggerRule &R, const TriggerMatch &) {
                if (R.Does == Effect::MaterialisesAll || Found == Effect::None)

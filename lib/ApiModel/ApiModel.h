@@ -162,6 +162,7 @@ private:
       ScopeCaches;
   mutable llvm::StringMap<std::optional<llvm::GlobPattern>> Globs;
   std::vector<const TriggerRule *> ConversionRules;
+  bool HasEffects = false; ///< some rule materialises (most packs: none)
   llvm::StringMap<Residency> DeviceNames;
   llvm::StringMap<OpClass> Ops;
   llvm::StringMap<double> Dtypes;

@@ -47,7 +47,7 @@ public:
   bool checkKeys(const json &Obj, const std::string &Where,
                  std::initializer_list<const char *> Allowed) {
     if (!Obj.is_object()) {
-      fail(Where, "expected an object");
+      fail(Where.empty() ? "(top level)" : Where, "expected an object");
       return false;
     }
     for (auto It = Obj.begin(); It != Obj.end(); ++It) {
