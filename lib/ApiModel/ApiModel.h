@@ -107,6 +107,9 @@ public:
   /// A function returning a callable that runs its callable argument.
   bool isTransform(const clang::FunctionDecl *FD) const;
 
+  /// A tensor type \p Rule covers: its own pack's, or every pack's.
+  bool ownTensor(clang::QualType T, const TriggerRule *Rule) const;
+
   /// True when \p T matches a type pattern of \p Rule (docs/rule-packs.md):
   /// "*", "tensor", "scalar", "integer", "floating", "bool", "device",
   /// "void" or a glob over qualified names, typedef names included.
@@ -136,7 +139,6 @@ private:
   bool overloadMatches(const clang::FunctionDecl *FD,
                        llvm::ArrayRef<const clang::Expr *> Args,
                        const OverloadFilter &O, const TriggerRule *Rule) const;
-  bool ownTensor(clang::QualType T, const TriggerRule *Rule) const;
   void
   candidates(const clang::CallExpr *CE, bool ReportingOnly,
              llvm::function_ref<void(const TriggerRule &, const TriggerMatch &)>

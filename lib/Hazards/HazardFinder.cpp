@@ -93,10 +93,21 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
             S.Operand = T;
         });
     break;
-  case TriggerWhen::TensorArg:
-    S.Triggers = S.Operand != nullptr;
+  case TriggerWhen::TensorArg: {
+    // A tensor of the rule's own pack: seam::rt's `<<` rule does not print
+    // another library's arrays.
+    const Expr *Own = nullptr;
+    for (const Expr *A : CE->arguments())
+      W.forEachTensor(A, [&](const Expr *T) {
+        if (!Own && W.api().ownTensor(T->getType(), M.Rule))
+          Own = T;
+      });
+    S.Triggers = Own != nullptr;
+    if (Own)
+      S.Operand = Own;
     S.Where = Args.Where;
     break;
+  }
   }
   if (M.Rule->What == Trigger::ExplicitSync) {
     S.Where = Residency::Device;

@@ -66,4 +66,5 @@ class Vec {
 public:
   float item() const;
 };
+std::ostream &operator<<(std::ostream &os, const Vec &v);
 } // namespace other
