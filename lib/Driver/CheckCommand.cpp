@@ -32,7 +32,15 @@
 
 namespace seam {
 
-static const char *const DefaultPacks[] = {"libtorch.json", "seamrt.json"};
+std::vector<std::string> defaultPackPaths(const std::string &RulesDir) {
+  std::vector<std::string> Out;
+  for (const char *Name : {"libtorch.json", "seamrt.json"}) {
+    llvm::SmallString<256> P(RulesDir);
+    llvm::sys::path::append(P, Name);
+    Out.push_back(std::string(P));
+  }
+  return Out;
+}
 
 std::string findRulesDir(const char *Argv0) {
   if (auto Env = llvm::sys::Process::GetEnv("SEAM_RULES_DIR");
@@ -209,11 +217,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   // before any parsing.
   std::vector<std::string> BasePacks;
   if (Opts.DefaultRules)
-    for (const char *Name : DefaultPacks) {
-      llvm::SmallString<256> P(Opts.RulesDir);
-      llvm::sys::path::append(P, Name);
-      BasePacks.push_back(std::string(P));
-    }
+    BasePacks = defaultPackPaths(Opts.RulesDir);
   BasePacks.insert(BasePacks.end(), Opts.RulePacks.begin(),
                    Opts.RulePacks.end());
   PackCache Packs;

@@ -59,6 +59,8 @@ struct CheckOptions {
 
 /// Directory holding the default rule packs, searched next to \p Argv0.
 std::string findRulesDir(const char *Argv0);
+/// The packs loaded unless --no-default-rules, as paths in \p RulesDir.
+std::vector<std::string> defaultPackPaths(const std::string &RulesDir);
 
 /// Runs the analysis of `seam check` into \p R without writing it. Returns
 /// 2 for a configuration error (already reported), else 0; \p InputError

@@ -2,6 +2,7 @@
 #include "Driver/PackCheck.h"
 
 #include "ApiModel/ApiModel.h"
+#include "Driver/CheckCommand.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -122,9 +123,7 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
   // only adds rules see the types they add to.
   RulePack Merged;
   if (Opts.DefaultRules)
-    for (const char *Name : {"libtorch.json", "seamrt.json"}) {
-      llvm::SmallString<256> P(Opts.RulesDir);
-      llvm::sys::path::append(P, Name);
+    for (const std::string &P : defaultPackPaths(Opts.RulesDir)) {
       if (llvm::sys::fs::equivalent(P, Opts.Pack))
         continue;
       llvm::Expected<RulePack> D = loadRulePack(P);

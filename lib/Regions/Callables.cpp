@@ -20,10 +20,9 @@ bool isStdCall(const CallExpr *CE,
          llvm::is_contained(Names, FD->getName());
 }
 
-/// Looks through the wrappers a callable travels in: what stripValue()
-/// removes (casts, temporaries, std::function's converting constructor),
-/// and std::move, std::forward, std::ref and std::cref.
-const Expr *peel(const Expr *E) {
+} // namespace
+
+const Expr *peelCallable(const Expr *E) {
   for (unsigned Guard = 0; E && Guard < 64; ++Guard) {
     const Expr *N = stripValue(E, /*Copies=*/true);
     if (const auto *Call = dyn_cast_or_null<CallExpr>(N);
@@ -36,6 +35,10 @@ const Expr *peel(const Expr *E) {
   }
   return E;
 }
+
+namespace {
+
+const Expr *peel(const Expr *E) { return peelCallable(E); }
 
 void addLambda(const LambdaExpr *LE,
                llvm::SmallVectorImpl<const FunctionDecl *> &Out) {

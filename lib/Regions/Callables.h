@@ -22,6 +22,11 @@
 
 namespace seam {
 
+/// Looks through the wrappers a callable travels in: what stripValue()
+/// removes (casts, temporaries, std::function's converting constructor),
+/// and std::move, std::forward, std::ref and std::cref.
+const clang::Expr *peelCallable(const clang::Expr *E);
+
 class CallableFlow {
 public:
   /// Scans \p Bodies (user functions of the TU) for callable flows and

@@ -24,19 +24,13 @@ static void resolveCallables(const Expr *E, const ApiModel &Api,
   if (!E || Depth > 8)
     return;
   for (unsigned Guard = 0; Guard < 16; ++Guard) {
-    const Expr *N = stripValue(E, /*Copies=*/true);
+    const Expr *N = peelCallable(E);
     if (const auto *UO = dyn_cast_or_null<UnaryOperator>(N);
         UO && UO->getOpcode() == UO_AddrOf)
       N = UO->getSubExpr();
     if (const auto *CE = dyn_cast_or_null<CXXConstructExpr>(N);
         CE && CE->getNumArgs() == 1)
       N = CE->getArg(0); // std::function<...>(f)
-    if (const auto *Call = dyn_cast_or_null<CallExpr>(N);
-        Call && Call->getNumArgs() == 1)
-      if (const FunctionDecl *FD = Call->getDirectCallee();
-          FD && FD->isInStdNamespace() && FD->getIdentifier() &&
-          llvm::is_contained({"move", "forward", "ref", "cref"}, FD->getName()))
-        N = Call->getArg(0);
     if (N == E || !N)
       break;
     E = N;
