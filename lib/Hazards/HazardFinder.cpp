@@ -57,9 +57,20 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
       Args = {W.bundle(A), false};
     Self = Args;
   }
-  // Values a materialising call made ready read without waiting.
+  // Values a materialising call made ready read without waiting: the
+  // object, or for a free function (`sum<float>(a)`) every tensor argument.
+  bool Ready = Self.Ready;
+  if (!M.Object && M.Rule->Operand < 0) {
+    bool Any = false, All = true;
+    for (const Expr *A : CE->arguments())
+      W.forEachTensor(A, [&](const Expr *T) {
+        Any = true;
+        All &= W.eval(T).Ready;
+      });
+    Ready = Any && All;
+  }
   if (M.Rule->What != Trigger::ExplicitSync &&
-      M.Rule->When != TriggerWhen::HostDestination && Self.Ready)
+      M.Rule->When != TriggerWhen::HostDestination && Ready)
     return S;
   switch (M.Rule->When) {
   case TriggerWhen::Always:

@@ -39,6 +39,7 @@ void run(int steps, std::function<std::vector<lz::array>(
     lz::eval(a);
     // CHECK: :[[@LINE-1]]:9: warning: host sync: 'eval()'{{.*}} [seam-host-sync]
     s += a.item<float>();             // already evaluated
+    s += lz::sum<float>(a);           // so is this
     lz::async_eval(b);                // starts b; returns at once
     s += b.item<float>();             // still waits for b
     // CHECK: :[[@LINE-1]]:12: warning: host sync: '.item()'{{.*}} [seam-host-sync]
