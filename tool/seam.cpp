@@ -81,7 +81,22 @@ int main(int Argc, char **Argv) {
   std::vector<std::string> Args, Extra;
   std::set<std::string> EmptyValue; // options given as "--name="
   bool SawDashDash = false;
+  // `seam validate ... --run PROG [ARGS...] [-- FLAGS]`: the program and its
+  // arguments run up to "--".
+  std::vector<std::string> RunArgv;
+  bool SawRun = false;
   for (int I = 1; I < Argc; ++I) {
+    if (SawRun && !SawDashDash && std::strcmp(Argv[I], "--") != 0) {
+      RunArgv.push_back(Argv[I]);
+      continue;
+    }
+    if (!SawDashDash && !SawRun && std::strcmp(Argv[I], "--run") == 0 &&
+        !Args.empty() && Args[0] == "validate") {
+      SawRun = true;
+      continue;
+    }
+    if (!SawDashDash && std::strcmp(Argv[I], "--") == 0)
+      SawRun = false;
     if (!SawDashDash && std::strcmp(Argv[I], "--") == 0) {
       SawDashDash = true;
       continue;
@@ -327,28 +342,51 @@ int main(int Argc, char **Argv) {
 
   ValidateOptions Valid;
   Valid.Check.Frontend = Opts.Frontend;
-  std::string ValidSource, ValidProfile = "seamrt-local";
+  std::string ValidProfile, ValidTolerance, ValidFormat = "text";
   CLI::App *Validate = App.add_subcommand(
-      "validate", "Run a seam::rt program and compare what Seam predicts "
-                  "per compiled call (breaks, regions, syncs, device idle) "
-                  "with the runtime's stats() counters");
+      "validate",
+      "Run a seam::rt program and check Seam's estimates line by line "
+      "against what the runtime measured (docs/runtime.md). Usage: seam "
+      "validate [options] <file>... --run <program> [<args>...] [-- "
+      "<compiler flags>]");
+  Validate->add_option("files", Valid.Check.Files,
+                       "The program's source files to analyze (or regexes "
+                       "over the compile database with -p)");
+  Validate->add_option("-p,--build-dir", Valid.Check.Frontend.BuildDir,
+                       "Directory holding compile_commands.json");
+  Validate->add_flag(
+      "--run", "The program to run, then its arguments: everything after "
+               "--run up to '--' (required; its stdout goes to stderr)");
+  Validate->add_option(
+      "--tolerance", ValidTolerance,
+      "Exit 1 unless every count matches exactly and every device idle "
+      "per execution is within this much of the measurement ('25%' or "
+      "0.25). Without it, differences are marked but the exit status is 0");
   Validate
-      ->add_option("source", ValidSource,
-                   "The program's source file to analyze")
-      ->required();
-  Validate
-      ->add_option("--run", Valid.Program,
-                   "The built program; it must print seam::rt::stats() "
-                   "as its last stats line")
-      ->required();
-  Validate
-      ->add_option("--calls", Valid.Calls,
-                   "How many compiled calls the program makes while its "
-                   "stats are counted")
-      ->required();
+      ->add_option("--format", ValidFormat,
+                   "text (default) or json (docs/runtime.md, 'seam "
+                   "validate --format json')")
+      ->check(CLI::IsMember({"text", "json"}));
+  Validate->add_option("-o,--output", Valid.OutputPath,
+                       "Write the comparison to this file instead of stdout");
   Validate->add_option("--profile", ValidProfile,
-                       "Device profile for the estimates. Default: "
-                       "seamrt-local");
+                       "Device profile for the estimates. Default: measure "
+                       "one on this machine just before the run (as seam "
+                       "calibrate does, with fewer repetitions)");
+  Validate->add_option("--trace", Valid.TracePath,
+                       "Also write the run's Chrome trace (Perfetto, "
+                       "chrome://tracing) to this file; syncs are named "
+                       "after their source line");
+  Validate->add_option("--timeline", Valid.TimelinePath,
+                       "Also draw an SVG of three syncs of the line whose "
+                       "syncs left the device idle longest: device busy and "
+                       "idle, host waits, each sync labelled with its line");
+  Validate->add_option("--rules", Valid.Check.RulePacks,
+                       "Load an extra rule pack (as for check). Repeatable");
+  Validate->add_option("--calibration-repetitions", Valid.CalibrationReps,
+                       "Timed runs per measurement of the profile measured "
+                       "before the run. Default: 300")
+      ->check(CLI::Range(11, 1000000));
 
   try {
     std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
@@ -387,8 +425,28 @@ int main(int Argc, char **Argv) {
   if (MergeCmd->parsed())
     return runMerge(Merge);
   if (Validate->parsed()) {
-    Valid.Check.Files = {ValidSource};
-    Valid.Check.Profile = ValidProfile;
+    if (RunArgv.empty())
+      return usageError("--run needs the program to run (seam validate "
+                        "<file>... --run <program> [<args>...])",
+                        "validate ");
+    Valid.Run = RunArgv;
+    if (!ValidProfile.empty()) {
+      Valid.Check.Profile = ValidProfile;
+      Valid.Check.ProfileGiven = true;
+    }
+    if (!ValidTolerance.empty()) {
+      Valid.Tolerance = parseTolerance(ValidTolerance);
+      if (!Valid.Tolerance)
+        return usageError("--tolerance '" + ValidTolerance +
+                              "': expected a percentage such as 25% or a "
+                              "fraction such as 0.25",
+                          "validate ");
+    }
+    if (Valid.Check.Files.empty() && Valid.Check.Frontend.BuildDir.empty())
+      return usageError("validate needs the program's source files", "validate ");
+    Valid.Json = ValidFormat == "json";
+    Valid.Check.Frontend.HasExtraArgs = SawDashDash;
+    Valid.Check.Frontend.ExtraArgs = Extra;
     Valid.Check.RulesDir = findRulesDir(Argv[0]);
     return runValidate(Valid);
   }

@@ -41,6 +41,19 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// A line of the program: filled in by a default argument wherever the
+/// program calls a runtime function that can wait for the device or cut a
+/// compiled region, so that the runtime's report (write_report()) can say
+/// which line paid. Leave it defaulted.
+struct SourceSite {
+  const char *File = "";
+  unsigned Line = 0;
+  static constexpr SourceSite current(const char *File = __builtin_FILE(),
+                                      unsigned Line = __builtin_LINE()) {
+    return {File, Line};
+  }
+};
+
 namespace detail {
 struct TensorImpl;
 struct HostScalar {
@@ -67,8 +80,8 @@ public:
 
   /// Host value of a one-element tensor; a sync for kAccel and a graph
   /// break inside compile().
-  template <typename T> T item() const {
-    detail::HostScalar S = itemScalar();
+  template <typename T> T item(SourceSite At = SourceSite::current()) const {
+    detail::HostScalar S = itemScalar(At);
     if constexpr (std::is_same_v<T, bool>)
       return S.Ty == kFloat ? S.F != 0 : S.I != 0;
     else if constexpr (std::is_floating_point_v<T>)
@@ -78,10 +91,11 @@ public:
   }
 
   /// Host memory of a kCPU tensor; throws for kAccel (copy with cpu()).
-  template <typename T> T *data_ptr() const;
+  template <typename T>
+  T *data_ptr(SourceSite At = SourceSite::current()) const;
 
-  Tensor cpu() const;
-  Tensor to(Device D) const;
+  Tensor cpu(SourceSite At = SourceSite::current()) const;
+  Tensor to(Device D, SourceSite At = SourceSite::current()) const;
 
   Tensor sum() const;
   Tensor sum(int64_t Dim, bool KeepDim = false) const;
@@ -99,7 +113,7 @@ public:
   const std::shared_ptr<detail::TensorImpl> &impl() const { return Impl; }
 
 private:
-  detail::HostScalar itemScalar() const;
+  detail::HostScalar itemScalar(SourceSite At) const;
   std::shared_ptr<detail::TensorImpl> Impl;
 };
 
@@ -147,10 +161,11 @@ Tensor where(const Tensor &Cond, double A, const Tensor &B);
 Tensor matmul(const Tensor &A, const Tensor &B);
 /// Indices of the non-zero elements, shape [count, dim] (kLong). The count
 /// is data-dependent, so this synchronizes (and breaks a compiled region).
-Tensor nonzero(const Tensor &X);
+Tensor nonzero(const Tensor &X, SourceSite At = SourceSite::current());
 /// Elements of X where Mask is true, as a 1-D tensor; synchronizes like
 /// nonzero().
-Tensor masked_select(const Tensor &X, const Tensor &Mask);
+Tensor masked_select(const Tensor &X, const Tensor &Mask,
+                     SourceSite At = SourceSite::current());
 
 Tensor zeros(const Shape &S, Device D = kCPU, DType Ty = kFloat);
 Tensor ones(const Shape &S, Device D = kCPU, DType Ty = kFloat);
@@ -163,8 +178,19 @@ Tensor arange(int64_t N, Device D = kCPU);
 Tensor from_vector(const std::vector<float> &Values, const Shape &S,
                    Device D = kCPU);
 
+namespace detail {
+/// A tensor being printed, with the line that prints it (operator<< cannot
+/// take a default argument of its own).
+struct Printed {
+  Printed(const Tensor &T, SourceSite At = SourceSite::current())
+      : T(T), At(At) {}
+  const Tensor &T;
+  SourceSite At;
+};
+} // namespace detail
+
 /// Prints shape, dtype, device and values; a sync for kAccel tensors.
-std::ostream &operator<<(std::ostream &OS, const Tensor &T);
+std::ostream &operator<<(std::ostream &OS, detail::Printed P);
 
 /// Counters since the last reset_stats(). Device times are complete only
 /// after a synchronize().
@@ -183,7 +209,7 @@ struct Stats {
 std::ostream &operator<<(std::ostream &OS, const Stats &S);
 
 /// Blocks until the accelerator has drained its stream.
-void synchronize();
+void synchronize(SourceSite At = SourceSite::current());
 Stats stats();
 void reset_stats();
 /// Records a Chrome trace (open in Perfetto or chrome://tracing) and writes
@@ -191,13 +217,70 @@ void reset_stats();
 /// Never waits for the device: call synchronize() first to include work
 /// still queued.
 void trace_to(const std::string &Path);
+/// Writes the per-line report (docs/runtime.md, "The site report") of the
+/// whole run so far to Path: for every line that synchronized or cut a
+/// compiled region, how often it ran, the host's wait, the device idle it
+/// caused, the pieces it launched and its recompiles. With the environment
+/// variable SEAM_RT_REPORT set, the runtime writes it there at exit.
+/// Throws Error when Path cannot be written.
+void write_report(const std::string &Path);
+
+/// One row of the site report: what the runtime measured at one line.
+struct SiteStats {
+  std::string file;
+  unsigned line = 0;
+  /// "item", "cpu", "to", "data_ptr", "nonzero", "masked_select",
+  /// "operator<<", "synchronize" or "compile".
+  std::string api;
+  int64_t executions = 0;
+  int64_t syncs = 0;
+  int64_t graph_breaks = 0;
+  /// Pieces launched by cuts made at this line; for a compile() line, the
+  /// last piece of each call.
+  int64_t pieces = 0;
+  /// For a compile() line: every piece its calls launched.
+  int64_t region_pieces = 0;
+  int64_t compiles = 0;
+  /// Compiles of a piece compiled before (its shapes changed).
+  int64_t recompiles = 0;
+  double host_wait_us = 0;
+  /// Device idle after this line's syncs: from the end of the device's last
+  /// task before the sync to the start of its next task.
+  double device_idle_us = 0;
+  /// How many syncs' idle was measured, and its median per sync.
+  int64_t idle_samples = 0;
+  double device_idle_median_us = 0;
+};
+/// The site report of the whole run so far (reset_stats() does not clear
+/// it), sorted by file, line and api; lines that neither synchronized nor
+/// cut a region are left out.
+std::vector<SiteStats> site_stats();
+
+/// One cost-model parameter measured on this process's device.
+struct Measurement {
+  std::string name; ///< the profile's key, e.g. "sync_roundtrip_us"
+  double value = 0; ///< the median run
+  double spread = 0; ///< interquartile range over the median
+  int runs = 0;
+  std::string how; ///< what was measured
+};
+/// Measures the parameters of Seam's cost model (docs/cost-model.md) on
+/// this process's device, each over about \p repetitions runs (fewer for the
+/// long ones); takes a second or two. `seam calibrate` writes them as a
+/// profile; with SEAM_RT_CALIBRATE=N set, the runtime measures them at exit
+/// and adds them to the site report, so `seam validate` predicts with
+/// numbers from the same process.
+std::vector<Measurement> calibrate(int repetitions = 300);
 
 namespace detail {
-void beginCompiled();
+void beginCompiled(SourceSite At);
 void endCompiled(bool Unwinding);
 /// Ends a compiled call even when fn throws, so no tensor stays pending.
 struct CompiledScope {
-  CompiledScope() : Exceptions(std::uncaught_exceptions()) { beginCompiled(); }
+  explicit CompiledScope(SourceSite At)
+      : Exceptions(std::uncaught_exceptions()) {
+    beginCompiled(At);
+  }
   ~CompiledScope() noexcept(false) {
     endCompiled(std::uncaught_exceptions() > Exceptions);
   }
@@ -209,18 +292,20 @@ struct CompiledScope {
 
 /// Returns a callable with Fn's signature that runs Fn in compiled mode: its
 /// ops are recorded and run as cached, fused regions, cut at every host-value
-/// request and when Fn returns.
-template <typename Fn> auto compile(Fn F) {
-  return [F = std::move(F)](auto &&...Args) {
+/// request and when Fn returns. The report attributes each call's last
+/// piece to the line of this compile() call.
+template <typename Fn>
+auto compile(Fn F, SourceSite At = SourceSite::current()) {
+  return [F = std::move(F), At](auto &&...Args) {
     using R = decltype(F(std::forward<decltype(Args)>(Args)...));
     if constexpr (std::is_void_v<R>) {
-      detail::CompiledScope Scope;
+      detail::CompiledScope Scope(At);
       F(std::forward<decltype(Args)>(Args)...);
     } else {
       // Fn's locals die before the region is cut, so only what Fn returns
       // (and what the caller still holds) is materialized.
       std::decay_t<R> Result = [&]() -> std::decay_t<R> {
-        detail::CompiledScope Scope;
+        detail::CompiledScope Scope(At);
         return F(std::forward<decltype(Args)>(Args)...);
       }();
       return Result;

@@ -5,6 +5,7 @@
 #include "Hazards/SourcePoint.h"
 
 #include <cmath>
+#include <functional>
 #include <cstdio>
 #include <map>
 
@@ -148,6 +149,118 @@ Executions executionsOf(const std::vector<LoopVisit> &Loops,
   return X;
 }
 
+/// How many times code runs in one run of the program.
+struct RunCount {
+  double N = 0;
+  bool Bound = false; ///< an uncounted guard was taken as true: at most N
+};
+
+/// Counts runs from main(), which runs once, along every call edge of the
+/// TU: a function runs as often as all its callers' calls of it together.
+/// Unknown (nullopt) when a chain of callers does not reach main, a loop on
+/// it has no constant trip count, a loop function (std::for_each) runs it,
+/// or the calls recurse.
+class ProgramRuns {
+public:
+  ProgramRuns(const RegionModel &Regions, ASTContext &Ctx)
+      : Regions(Regions), Ctx(Ctx), Nodes(Regions.functions()),
+        Callers(Nodes.size()), State(Nodes.size(), Unvisited),
+        Memo(Nodes.size()) {
+    for (unsigned I = 0; I < Nodes.size(); ++I) {
+      const std::vector<CallSite> &Calls = Nodes[I].Calls;
+      for (unsigned C = 0; C < Calls.size(); ++C) {
+        // `f(x)` after `auto f = compile(g)` is an edge to g; when the TU
+        // also has the body of what compile() returned, that body's call
+        // of g is counted instead, not both.
+        if (llvm::StringRef(Calls[C].Through).ends_with("(...)") &&
+            llvm::any_of(Calls, [&](const CallSite &O) {
+              return O.Site == Calls[C].Site && O.Through.empty() &&
+                     O.Callee != Calls[C].Callee && !O.IsLambdaDefinition;
+            }))
+          continue;
+        Callers[Calls[C].Callee].push_back({I, C});
+      }
+    }
+  }
+
+  /// Runs of \p Site per call of its function \p Node.
+  std::optional<RunCount> perCall(unsigned Node, const Stmt *Site,
+                                  SourceLocation Loc) const {
+    const FunctionNode &N = Nodes[Node];
+    const CFGBlock *B = N.Flow && Site ? N.Flow->blockOf(Site) : nullptr;
+    if (B && !N.Flow->reachable(B))
+      return RunCount{0, false};
+    RunCount C{1, false};
+    std::vector<LoopVisit> Loops = Regions.loopsAt(Node, Site, Loc);
+    for (const LoopVisit &V : Loops) {
+      C.Bound |= !V.Freq.Uncounted.empty();
+      if (V.Freq.OncePerLoop) {
+        // A test of the counter runs once; a `break` after it, at most once.
+        C.Bound |= !V.Freq.OnceWhy.empty();
+        continue;
+      }
+      std::optional<double> T = tripOf(V.Loop, Ctx);
+      if (!T)
+        return std::nullopt;
+      C.N *= *T * V.Freq.PerIteration;
+    }
+    // The guards outside every loop: on the site, or on its outermost loop.
+    const CFGBlock *Outer = B;
+    if (!Loops.empty())
+      Outer = Loops.back().Loop->Natural ? Loops.back().Loop->Natural->Header
+                                         : nullptr;
+    if (N.Flow && Outer) {
+      Frequency F = frequencyOf(*N.Flow, Outer, nullptr, Ctx);
+      C.Bound |= !F.Uncounted.empty();
+      C.N *= F.PerIteration;
+    }
+    return C;
+  }
+
+  /// Calls of function \p Node in one run of the program.
+  std::optional<RunCount> of(unsigned Node) {
+    if (State[Node] == Done)
+      return Memo[Node];
+    if (State[Node] == InProgress)
+      return std::nullopt; // recursion
+    State[Node] = InProgress;
+    std::optional<RunCount> Total;
+    if (Nodes[Node].FD->isMain()) {
+      State[Node] = Done;
+      return Memo[Node] = RunCount{1, false};
+    }
+    for (auto [Caller, Call] : Callers[Node]) {
+      const CallSite &CS = Nodes[Caller].Calls[Call];
+      if (CS.IsLambdaDefinition && CS.IteratedBy.empty())
+        continue; // defining a lambda does not run it
+      std::optional<RunCount> Outer =
+          CS.IteratedBy.empty() ? of(Caller) : std::nullopt;
+      std::optional<RunCount> Per =
+          Outer ? perCall(Caller, CS.Site, CS.Loc) : std::nullopt;
+      if (!Per) {
+        Total.reset();
+        break;
+      }
+      if (!Total)
+        Total = RunCount{0, false};
+      Total->N += Outer->N * Per->N;
+      Total->Bound |= Outer->Bound || Per->Bound;
+    }
+    State[Node] = Done;
+    Memo[Node] = Total;
+    return Total;
+  }
+
+private:
+  enum Visit : uint8_t { Unvisited, InProgress, Done };
+  const RegionModel &Regions;
+  ASTContext &Ctx;
+  const std::vector<FunctionNode> &Nodes;
+  std::vector<std::vector<std::pair<unsigned, unsigned>>> Callers;
+  std::vector<Visit> State;
+  std::vector<std::optional<RunCount>> Memo;
+};
+
 } // namespace
 
 void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
@@ -169,8 +282,93 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
     return It->second;
   };
   const double BytesPerMicro = P.MemoryBandwidthGBps.Value * 1e3;
+  // host_resume_us is measured on a four-op region (seam calibrate).
+  const double ResumeOps = 4;
+  // The ops the host records before the device gets work again after the
+  // sync at S: for a break, the region's next piece; outside a region, the
+  // first piece of the next compiled call in the same function (the first
+  // in source order after S, else the first: the loop comes round to it).
+  auto nextLaunchOps = [&](const TriggerSite &S,
+                           const SiteContext &C) -> std::optional<unsigned> {
+    if (C.RegionRoot) {
+      const RegionShape &R = RegionOf(C.RegionRoot);
+      unsigned Piece = 0;
+      for (const OpEvent &Ev : R.Seq) {
+        if (!Ev.IsBreak)
+          continue;
+        ++Piece;
+        if (Ev.Call == S.Call)
+          return Piece < R.OpsPerPiece.size()
+                     ? std::optional<unsigned>(R.OpsPerPiece[Piece])
+                     : std::nullopt;
+      }
+      return std::nullopt;
+    }
+    // Outside a region: the first tensor op or compiled call after S in
+    // source order, inside S's innermost loop (coming round to the loop's
+    // start) or its function.
+    const SourceManager &SM = Ctx.getSourceManager();
+    const FunctionNode &Fn = Regions.functions()[S.Node];
+    if (!Fn.FD->hasBody())
+      return std::nullopt;
+    std::vector<LoopVisit> Loops = Regions.loopsAt(S.Node, S.Call, S.Match.Loc);
+    const Stmt *Scope = Fn.FD->getBody();
+    bool Wraps = false;
+    for (const LoopVisit &V : Loops)
+      if (V.Loop->S && !V.Freq.OncePerLoop) {
+        Scope = V.Loop->S;
+        Wraps = true;
+        break;
+      }
+    llvm::DenseMap<unsigned, const FunctionDecl *> RegionCalls;
+    for (const CallSite &CS : Fn.Calls)
+      if (!CS.IsLambdaDefinition && Regions.functions()[CS.Callee].IsRegionRoot)
+        RegionCalls[SM.getExpansionLoc(CS.Loc).getRawEncoding()] =
+            Regions.functions()[CS.Callee].FD;
+    struct Launch {
+      SourceLocation Loc;
+      const FunctionDecl *Region; ///< null: an eager op
+    };
+    std::vector<Launch> Launches;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+      if (!St || isa<LambdaExpr>(St))
+        return;
+      for (const Stmt *Child : St->children())
+        Walk(Child);
+      // Post-order: an op's operands launch before it.
+      const auto *CE = dyn_cast<CallExpr>(St);
+      if (!CE || CE == S.Call)
+        return;
+      SourceLocation L = SM.getExpansionLoc(CE->getExprLoc());
+      if (auto It = RegionCalls.find(L.getRawEncoding());
+          It != RegionCalls.end())
+        Launches.push_back({L, It->second});
+      else if (Api.isTensorType(CE->getType()) &&
+               !Api.isCompileFunction(CE->getDirectCallee()))
+        Launches.push_back({L, nullptr});
+    };
+    Walk(Scope);
+    SourceLocation Here = SM.getExpansionLoc(S.Call ? S.Call->getEndLoc()
+                                                    : S.Match.Loc);
+    const Launch *Next = nullptr;
+    for (const Launch &L : Launches)
+      if (SM.isBeforeInTranslationUnit(Here, L.Loc)) {
+        Next = &L;
+        break;
+      }
+    if (!Next && Wraps && !Launches.empty())
+      Next = &Launches.front();
+    if (!Next)
+      return std::nullopt;
+    if (!Next->Region)
+      return 1u; // an eager op: one op recorded and launched
+    const RegionShape &R = RegionOf(Next->Region);
+    return R.OpsPerPiece.empty() ? std::nullopt
+                                 : std::optional<unsigned>(R.OpsPerPiece[0]);
+  };
   const std::string Tag = "(profile " + P.Name + ")";
 
+  ProgramRuns Runs(Regions, Ctx);
   std::map<const FunctionDecl *, SummaryRow> RegionRows;
   std::map<const LoopInfo *, SummaryRow> LoopRows;
   auto RegionRow = [&](const SiteContext &C) -> SummaryRow & {
@@ -182,8 +380,22 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       Row.Where = makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(),
                             C.RegionRoot->getLocation());
       Row.Pieces = R.Pieces;
+      Row.NonEmptyPieces = R.Pieces;
+      for (unsigned Ops : R.OpsPerPiece)
+        if (Ops == 0 && Row.NonEmptyPieces > 0)
+          --Row.NonEmptyPieces;
       Row.LaunchesBefore = R.LaunchesBefore;
       Row.LaunchesAfter = R.LaunchesBefore;
+      if (auto N = Regions.nodeFor(C.RegionRoot)) {
+        const FunctionNode &Root = Regions.functions()[*N];
+        if (Root.CompiledAt.isValid())
+          Row.CompiledAt = makePoint(Ctx.getSourceManager(), Ctx.getLangOpts(),
+                                     Root.CompiledAt);
+        if (std::optional<RunCount> Calls = Runs.of(*N)) {
+          Row.RunCalls = Calls->N;
+          Row.RunCallsBound = Calls->Bound;
+        }
+      }
     }
     return Row;
   };
@@ -195,6 +407,17 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
     SiteContext C = Regions.contextAt(S.Node, S.Call, S.Match.Loc);
     CostEstimate E;
     E.Profile = P.Name;
+    if (S.Call) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      E.CallFirstLine = SM.getExpansionLineNumber(S.Call->getBeginLoc());
+      E.CallLastLine = SM.getExpansionLineNumber(S.Call->getEndLoc());
+    }
+    if (std::optional<RunCount> Calls = Runs.of(S.Node))
+      if (std::optional<RunCount> Per =
+              Runs.perCall(S.Node, S.Call, S.Match.Loc)) {
+        E.RunExecutions = Calls->N * Per->N;
+        E.RunExecutionsBound = Calls->Bound || Per->Bound;
+      }
     std::vector<LoopVisit> Loops = C.LocalLoops;
     Loops.insert(Loops.end(), C.SeedLoops.begin(), C.SeedLoops.end());
     bool Repeats = !Loops.empty(); // runs many times per program run
@@ -244,11 +467,30 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       Row.MicrosPerExecution += E.IdleMicrosPerExecution;
     } else {
       // A host sync or a capture sync: the device idles for a round trip,
-      // the host's resume and the next launch.
+      // the host's resume (recording and launching the next work) and the
+      // next launch.
       E.IdleMicrosPerExecution = P.SyncRoundtripUs.Value +
                                  P.HostResumeUs.Value + P.LaunchLatencyUs.Value;
+      if (std::optional<unsigned> Next = nextLaunchOps(S, C))
+        E.IdleMicrosPerExecution = std::max(
+            P.SyncRoundtripUs.Value + P.LaunchLatencyUs.Value,
+            E.IdleMicrosPerExecution +
+                P.HostOpUs.Value * (double(*Next) - ResumeOps));
       if (C.Region)
         E.IdleMicrosPerExecution += P.RegionEntryUs.Value;
+      // A data-dependent selection then runs on the host, in proportion to
+      // its input, before the device gets more work.
+      if (F.Trigger == "dynamic-shape" && P.HostSelectUsPerMiB.Value > 0 &&
+          S.Call) {
+        const Expr *In = nullptr;
+        if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S.Call))
+          In = MC->getImplicitObjectArgument();
+        else if (S.Call->getNumArgs() > 0)
+          In = S.Call->getArg(0);
+        if (std::optional<double> Bytes = In ? Ops.bytesOf(In) : std::nullopt)
+          E.IdleMicrosPerExecution +=
+              *Bytes / (1 << 20) * P.HostSelectUsPerMiB.Value;
+      }
       // Lambdas run by std::for_each and the like repeat without a loop of
       // their own: per iteration, trip count unknown.
       bool Iterated = !C.HotPath.empty() &&
@@ -319,6 +561,14 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
     F.Cost = std::move(E);
   }
 
+  if (Opts.AllRegionRows)
+    for (const FunctionNode &N : Regions.functions())
+      if (N.IsRegionRoot && N.FD->hasBody()) {
+        SiteContext C;
+        C.Region = N.Name;
+        C.RegionRoot = N.FD;
+        RegionRow(C);
+      }
   for (auto &[Key, Row] : RegionRows) {
     Row.Profile = P.Name;
     Row.Rank = rankFromMicros(Row.MicrosPerExecution);

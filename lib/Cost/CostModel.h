@@ -20,6 +20,9 @@ namespace seam {
 struct CostOptions {
   DeviceProfile Profile;
   ShapeHints Hints;
+  /// A summary row for every compiled region, not only those with a
+  /// finding (seam validate compares them all).
+  bool AllRegionRows = false;
 };
 
 /// Fills Finding::Cost for \p Findings (those of this TU) and appends the

@@ -44,7 +44,9 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"host_resume_us", &DeviceProfile::HostResumeUs},
       {"launch_latency_us", &DeviceProfile::LaunchLatencyUs},
       {"region_entry_us", &DeviceProfile::RegionEntryUs},
-      {"memory_bandwidth_gbps", &DeviceProfile::MemoryBandwidthGBps}};
+      {"memory_bandwidth_gbps", &DeviceProfile::MemoryBandwidthGBps},
+      {"host_select_us_per_mib", &DeviceProfile::HostSelectUsPerMiB},
+      {"host_op_us", &DeviceProfile::HostOpUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -55,6 +57,12 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
   for (const Field &F : Fields) {
     std::string Where = std::string("'parameters.") + F.Key + "'";
     auto It = Params.find(F.Key);
+    if (It == Params.end() &&
+        (F.Member == &DeviceProfile::HostSelectUsPerMiB ||
+         F.Member == &DeviceProfile::HostOpUs)) {
+      P.*F.Member = {0, "not in this profile"};
+      continue;
+    }
     if (It == Params.end())
       return fail(Path, "missing " + Where);
     if (!It->is_object() || !It->contains("value") ||

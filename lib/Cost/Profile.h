@@ -27,6 +27,13 @@ struct DeviceProfile {
   std::string Path;
   ProfileParam SyncRoundtripUs, HostResumeUs, LaunchLatencyUs, RegionEntryUs,
       MemoryBandwidthGBps;
+  /// Optional: host time, per MiB of input, that a data-dependent selection
+  /// (nonzero, masked_select) spends on the host after its sync before the
+  /// device gets more work; 0 when the profile does not give it.
+  ProfileParam HostSelectUsPerMiB;
+  /// Optional: host time per op recorded and launched, beyond the four ops
+  /// host_resume_us covers (negative below four); 0 when not given.
+  ProfileParam HostOpUs;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

@@ -10,7 +10,14 @@
 #ifndef SEAM_DRIVER_CALIBRATE_H
 #define SEAM_DRIVER_CALIBRATE_H
 
+#include <nlohmann/json.hpp>
+
 #include <string>
+#include <vector>
+
+namespace seam::rt {
+struct Measurement;
+}
 
 namespace seam {
 
@@ -18,6 +25,13 @@ struct CalibrateOptions {
   std::string OutputPath; ///< "" = stdout
   int Repetitions = 2000;
 };
+
+/// The profile made of seam::rt::calibrate()'s measurements, every
+/// parameter with its median, spread, runs and \p Command; \p Warnings
+/// gets a line per latency whose runs disagreed too much.
+nlohmann::json profileFrom(const std::vector<seam::rt::Measurement> &Ms,
+                           const std::string &Command,
+                           std::vector<std::string> &Warnings);
 
 /// Runs the measurements; returns the process exit code (0 or 2).
 int runCalibrate(const CalibrateOptions &Opts);

@@ -365,6 +365,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     } else {
       J.Pack = *Pack;
       J.Cost.Profile = *Prof;
+      J.Cost.AllRegionRows = Opts.AllRegionRows;
       J.Analysis = Opts.Analysis;
       J.Analysis.Regions.RegionGlobs = Eff.Regions;
       for (const std::string &G : C->Regions)

@@ -36,6 +36,8 @@ struct CheckOptions {
   bool ProfileGiven = false;       ///< --profile was given (beats .seam.yaml)
   std::vector<std::string> Shapes; ///< --shape NAME=DIMS[:DTYPE]
   bool Summary = false;            ///< --summary
+  /// Summary rows for regions without findings too (seam validate).
+  bool AllRegionRows = false;
 
   // clang-tidy's options, with its meaning (docs/cli.md).
   std::optional<std::string> Checks;           ///< --checks, appended to config

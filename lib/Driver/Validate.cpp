@@ -1,136 +1,671 @@
-//===- Validate.cpp - `seam validate`: estimates against seam::rt ---------===//
+//===- Validate.cpp - `seam validate`: estimates checked line by line -----===//
 #include "Driver/Validate.h"
+
+#include "Driver/Calibrate.h"
+#include "Driver/Timeline.h"
+
+#include <seam/rt.h>
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
+
+extern char **environ;
 
 namespace seam {
 namespace {
 
-/// The last "key=value ..." line holding "regions=" in \p Output.
-std::map<std::string, double> parseStats(llvm::StringRef Output) {
-  std::map<std::string, double> Stats;
-  llvm::SmallVector<llvm::StringRef, 64> Lines;
-  Output.split(Lines, '\n');
-  for (auto It = Lines.rbegin(); It != Lines.rend(); ++It) {
-    if (!It->contains("regions="))
-      continue;
-    llvm::SmallVector<llvm::StringRef, 16> Fields;
-    It->split(Fields, ' ', -1, false);
-    for (llvm::StringRef F : Fields) {
-      auto [K, V] = F.split('=');
-      double D;
-      if (!V.empty() && !V.trim().getAsDouble(D))
-        Stats[K.trim().str()] = D;
-    }
-    break;
-  }
-  return Stats;
+int fail(const std::string &Msg) {
+  llvm::errs() << "seam: error: " << Msg << "\n";
+  return 2;
 }
 
-std::string num(double V) {
+/// A path as both sides can compare it: resolved when it exists.
+std::string canonical(const std::string &Path) {
+  llvm::SmallString<256> Out;
+  if (!llvm::sys::fs::real_path(Path, Out))
+    return std::string(Out);
+  Out = Path;
+  llvm::sys::fs::make_absolute(Out);
+  llvm::sys::path::remove_dots(Out, /*remove_dot_dot=*/true);
+  return std::string(Out);
+}
+
+/// Whether the runtime's file (as __builtin_FILE() spelled it, maybe
+/// relative to a build directory) is the analyzed file \p Analyzed.
+bool sameFile(const std::string &Measured, const std::string &Analyzed) {
+  if (Measured == Analyzed)
+    return true;
+  llvm::StringRef M(Measured), A(Analyzed);
+  return (A.ends_with(M) && A.size() > M.size() &&
+          A[A.size() - M.size() - 1] == '/') ||
+         (M.ends_with(A) && M.size() > A.size() &&
+          M[M.size() - A.size() - 1] == '/');
+}
+
+/// What Seam predicted at one line.
+struct Predicted {
+  std::string File;
+  unsigned Line = 0, FirstLine = 0, LastLine = 0;
+  bool Region = false;
+  std::set<std::string> Rules;
+  std::string Api;
+  /// Executions in one run, summed over the calls on the line; nullopt
+  /// when some count is unknown.
+  std::optional<double> Executions = 0.0;
+  bool Bound = false;
+  bool Breaks = false, Syncs = false;
+  /// Device idle per execution (the costliest call on the line).
+  std::optional<double> Idle;
+  /// Regions: pieces that launch per call.
+  unsigned PiecesPerCall = 0;
+  std::string Name; ///< region name
+  std::set<unsigned> Columns;
+};
+
+/// What the runtime measured at one line (its APIs there together).
+struct Measured {
+  std::string File;
+  unsigned Line = 0;
+  bool Region = false;
+  std::set<std::string> Apis;
+  int64_t Executions = 0, Syncs = 0, Breaks = 0, Pieces = 0,
+          RegionPieces = 0, Compiles = 0, Recompiles = 0, IdleSamples = 0;
+  double HostWait = 0, Idle = 0, IdleMedian = 0;
+};
+
+struct Row {
+  const Predicted *P = nullptr;
+  const Measured *M = nullptr;
+  std::vector<std::string> Outside; ///< compared values that disagree
+  std::optional<double> IdleRatio;  ///< predicted over measured
+  std::string Status; ///< match, outside, unpredicted, never-ran, unchecked
+};
+
+std::vector<Predicted> predictions(const Report &R) {
+  std::map<std::tuple<std::string, unsigned, bool>, Predicted> ByLine;
+  // One call may carry several results (a break and a sync).
+  std::map<std::tuple<std::string, unsigned, unsigned>, const Finding *>
+      Counted;
+  for (const Finding &F : R.Findings) {
+    if (F.RuleId != "seam-graph-break" && F.RuleId != "seam-host-sync" &&
+        F.RuleId != "seam-capture-sync")
+      continue;
+    std::string File = canonical(F.Where.File);
+    Predicted &P = ByLine[{File, F.Where.Line, false}];
+    P.File = File;
+    P.Line = F.Where.Line;
+    P.Rules.insert(F.RuleId);
+    if (P.Api.empty())
+      P.Api = F.Api;
+    unsigned First = F.Where.Line, Last = F.Where.Line;
+    if (F.Cost && F.Cost->CallFirstLine) {
+      First = std::min(First, F.Cost->CallFirstLine);
+      Last = std::max(Last, F.Cost->CallLastLine);
+    }
+    P.FirstLine = P.FirstLine ? std::min(P.FirstLine, First) : First;
+    P.LastLine = std::max(P.LastLine, Last);
+    bool IsBreak = F.RuleId == "seam-graph-break";
+    P.Breaks |= IsBreak;
+    P.Syncs |= !IsBreak;
+    if (!IsBreak && F.Cost)
+      P.Idle = std::max(P.Idle.value_or(0), F.Cost->IdleMicrosPerExecution);
+    if (!Counted.emplace(std::make_tuple(File, F.Where.Line, F.Where.Column), &F)
+             .second)
+      continue;
+    P.Columns.insert(F.Where.Column);
+    if (F.Cost && F.Cost->RunExecutions && P.Executions) {
+      *P.Executions += *F.Cost->RunExecutions;
+      P.Bound |= F.Cost->RunExecutionsBound;
+    } else {
+      P.Executions.reset();
+    }
+  }
+  for (const SummaryRow &S : R.Summary) {
+    if (S.Kind != "region")
+      continue;
+    const SourcePoint &At = S.CompiledAt.valid() ? S.CompiledAt : S.Where;
+    std::string File = canonical(At.File);
+    Predicted &P = ByLine[{File, At.Line, true}];
+    P.File = File;
+    P.Line = P.FirstLine = P.LastLine = At.Line;
+    P.Region = true;
+    P.Rules.insert("region");
+    P.Api = "compile";
+    P.Name = S.Name;
+    P.PiecesPerCall += S.NonEmptyPieces;
+    if (S.RunCalls && P.Executions) {
+      *P.Executions += *S.RunCalls;
+      P.Bound |= S.RunCallsBound;
+    } else {
+      P.Executions.reset();
+    }
+  }
+  std::vector<Predicted> Out;
+  for (auto &[Key, P] : ByLine)
+    Out.push_back(std::move(P));
+  return Out;
+}
+
+llvm::Expected<std::vector<Measured>> measurements(const nlohmann::json &J) {
+  auto Bad = [](const std::string &Why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   Why.c_str());
+  };
+  if (!J.is_object() || J.value("format", "") != "seam-rt-report" ||
+      !J.contains("sites") || !J["sites"].is_array())
+    return Bad("not a seam::rt site report");
+  std::map<std::tuple<std::string, unsigned, bool>, Measured> ByLine;
+  for (const nlohmann::json &S : J["sites"]) {
+    std::string Api = S.value("api", "");
+    bool Region = Api == "compile";
+    std::string File = canonical(S.value("file", ""));
+    unsigned Line = S.value("line", 0u);
+    Measured &M = ByLine[{File, Line, Region}];
+    M.File = File;
+    M.Line = Line;
+    M.Region = Region;
+    M.Apis.insert(Api);
+    M.Executions += S.value("executions", int64_t(0));
+    M.Syncs += S.value("syncs", int64_t(0));
+    M.Breaks += S.value("graph_breaks", int64_t(0));
+    M.Pieces += S.value("pieces", int64_t(0));
+    M.RegionPieces += S.value("region_pieces", int64_t(0));
+    M.Compiles += S.value("compiles", int64_t(0));
+    M.Recompiles += S.value("recompiles", int64_t(0));
+    M.HostWait += S.value("host_wait_us", 0.0);
+    M.Idle += S.value("device_idle_us", 0.0);
+    // Two APIs on one line: the median of the one that synced most.
+    int64_t Samples = S.value("idle_samples", int64_t(0));
+    if (Samples > M.IdleSamples)
+      M.IdleMedian = S.value("device_idle_median_us", 0.0);
+    M.IdleSamples = std::max(M.IdleSamples, Samples);
+  }
+  std::vector<Measured> Out;
+  for (auto &[Key, M] : ByLine)
+    Out.push_back(std::move(M));
+  return Out;
+}
+
+/// Pairs each measured line with the prediction for it.
+std::vector<Row> join(const std::vector<Predicted> &Ps,
+                      const std::vector<Measured> &Ms) {
+  std::vector<Row> Rows;
+  std::set<const Predicted *> Used;
+  for (const Measured &M : Ms) {
+    const Predicted *Best = nullptr;
+    for (const Predicted &P : Ps) {
+      if (P.Region != M.Region || !sameFile(M.File, P.File) ||
+          M.Line < P.FirstLine || M.Line > P.LastLine || Used.count(&P))
+        continue;
+      if (!Best || P.Line == M.Line)
+        Best = &P;
+    }
+    if (Best)
+      Used.insert(Best);
+    Rows.push_back({Best, &M, {}, std::nullopt, ""});
+  }
+  for (const Predicted &P : Ps)
+    if (!Used.count(&P))
+      Rows.push_back({&P, nullptr, {}, std::nullopt, ""});
+  llvm::sort(Rows, [](const Row &A, const Row &B) {
+    auto Key = [](const Row &R) {
+      const std::string &F = R.M ? R.M->File : R.P->File;
+      unsigned L = R.M ? R.M->Line : R.P->Line;
+      bool Reg = R.M ? R.M->Region : R.P->Region;
+      return std::make_tuple(F, L, !Reg);
+    };
+    return Key(A) < Key(B);
+  });
+  return Rows;
+}
+
+/// Compares one row; a count must match exactly (at most, for a bound),
+/// the idle within \p Tol (25% when none was given, for the marks only).
+void compare(Row &R, double Tol) {
+  if (!R.P) {
+    R.Status = "unpredicted";
+    return;
+  }
+  if (!R.M) {
+    R.Status = R.P->Executions && *R.P->Executions > 0.5 ? "never-ran"
+                                                          : "unchecked";
+    if (R.Status == "never-ran")
+      R.Outside.push_back("executions");
+    return;
+  }
+  const Predicted &P = *R.P;
+  const Measured &M = *R.M;
+  auto Count = [&](const char *What, double Pred, int64_t Meas) {
+    double N = std::round(Pred);
+    if (P.Bound ? double(Meas) > N + 0.5 : std::fabs(N - double(Meas)) > 0.5)
+      R.Outside.push_back(What);
+  };
+  if (P.Executions) {
+    Count("executions", *P.Executions, M.Executions);
+    if (!P.Region) {
+      Count("graph_breaks", P.Breaks ? *P.Executions : 0, M.Breaks);
+      Count("syncs", P.Syncs ? *P.Executions : 0, M.Syncs);
+    } else {
+      Count("pieces", *P.Executions * P.PiecesPerCall, M.RegionPieces);
+    }
+  }
+  if (P.Idle && M.IdleSamples > 0 && M.IdleMedian > 0) {
+    R.IdleRatio = *P.Idle / M.IdleMedian;
+    if (std::fabs(*P.Idle - M.IdleMedian) > Tol * M.IdleMedian)
+      R.Outside.push_back("idle_per_execution_us");
+  }
+  R.Status = R.Outside.empty() ? "match" : "outside";
+}
+
+std::string fmt(double V, const char *Spec = "%.1f") {
   char Buf[32];
-  std::snprintf(Buf, sizeof(Buf), "%.2f", V);
+  std::snprintf(Buf, sizeof(Buf), Spec, V);
   return Buf;
 }
 
 std::string pad(std::string S, size_t W) {
   if (S.size() < W)
     S.append(W - S.size(), ' ');
+  return S + " ";
+}
+
+std::string baseName(const std::string &P) {
+  return llvm::sys::path::filename(P).str();
+}
+
+std::string rulesText(const Predicted &P) {
+  if (P.Region)
+    return "region";
+  std::string S;
+  if (P.Breaks)
+    S = "break";
+  if (P.Syncs)
+    S += S.empty() ? "sync" : "+sync";
   return S;
+}
+
+std::string predCount(const Predicted &P, double Mult = 1) {
+  if (!P.Executions)
+    return "?";
+  return (P.Bound ? "<=" : "") + fmt(std::round(*P.Executions * Mult), "%.0f");
+}
+
+void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
+               const ValidateOptions &Opts, const std::string &ProfileNote,
+               double Tol, const std::string &Verdict) {
+  OS << "validate: '" << Opts.Run.front() << "' (" << ProfileNote << ")\n";
+  OS << "  " << pad("line", 22) << pad("api", 14) << pad("seam", 11)
+     << pad("runs", 13) << pad("breaks", 13) << pad("syncs", 13)
+     << pad("pieces", 13) << pad("idle/run", 20) << "ratio\n";
+  auto Pair = [](const std::string &P, const std::string &M) {
+    return P + " / " + M;
+  };
+  std::vector<const Row *> Missed, NeverRan;
+  for (const Row &R : Rows) {
+    if (!R.P) {
+      Missed.push_back(&R);
+      continue;
+    }
+    if (!R.M) {
+      NeverRan.push_back(&R);
+      continue;
+    }
+    const Predicted &P = *R.P;
+    const Measured &M = *R.M;
+    auto Mark = [&](const char *What) {
+      return std::find(R.Outside.begin(), R.Outside.end(), What) !=
+                     R.Outside.end()
+                 ? " !"
+                 : "";
+    };
+    std::string Api;
+    for (const std::string &A : M.Apis)
+      Api += (Api.empty() ? "" : ",") + A;
+    OS << "  " << pad(baseName(M.File) + ":" + std::to_string(M.Line), 22)
+       << pad(Api, 14) << pad(rulesText(P), 11)
+       << pad(Pair(predCount(P), std::to_string(M.Executions)) +
+                  Mark("executions"),
+              13);
+    if (P.Region) {
+      OS << pad("-", 13) << pad("-", 13)
+         << pad(Pair(predCount(P, P.PiecesPerCall),
+                     std::to_string(M.RegionPieces)) +
+                    Mark("pieces"),
+                13)
+         << pad("-", 20) << "-";
+      if (M.Recompiles)
+        OS << "  (" << M.Recompiles << " recompiles)";
+      OS << "\n";
+      continue;
+    }
+    std::string BreaksPred =
+        P.Executions ? (P.Breaks ? predCount(P) : "0") : "?";
+    std::string SyncsPred = P.Executions ? (P.Syncs ? predCount(P) : "0") : "?";
+    std::string IdlePred = P.Idle ? fmt(*P.Idle) : "-";
+    std::string IdleMeas = M.IdleSamples ? fmt(M.IdleMedian) : "-";
+    OS << pad(Pair(BreaksPred, std::to_string(M.Breaks)) + Mark("graph_breaks"),
+              13)
+       << pad(Pair(SyncsPred, std::to_string(M.Syncs)) + Mark("syncs"), 13)
+       << pad(std::to_string(M.Pieces), 13)
+       << pad(Pair(IdlePred, IdleMeas) + " us" +
+                  Mark("idle_per_execution_us"),
+              20)
+       << (R.IdleRatio ? fmt(*R.IdleRatio, "%.2f") : "-") << "\n";
+  }
+  if (!Missed.empty()) {
+    OS << "measured, but no result predicted it (a missed hazard):\n";
+    for (const Row *R : Missed) {
+      std::string Api;
+      for (const std::string &A : R->M->Apis)
+        Api += (Api.empty() ? "" : ",") + A;
+      OS << "  " << R->M->File << ":" << R->M->Line << ": " << Api << ", "
+         << R->M->Executions << " runs, " << R->M->Syncs << " syncs, "
+         << R->M->Breaks << " breaks";
+      if (R->M->IdleSamples)
+        OS << ", " << fmt(R->M->IdleMedian) << " us device idle per sync";
+      OS << "\n";
+    }
+  }
+  if (!NeverRan.empty()) {
+    OS << "predicted, but never ran:\n";
+    for (const Row *R : NeverRan)
+      OS << "  " << R->P->File << ":" << R->P->Line << ": " << R->P->Api
+         << " (" << rulesText(*R->P) << ", " << predCount(*R->P)
+         << (predCount(*R->P) == "1" ? " run" : " runs") << " predicted)\n";
+  }
+  OS << "idle/run: Seam's estimate of the device idle per execution against "
+        "the median the runtime measured after this line's syncs; ! marks a "
+        "count that differs or an idle off by more than "
+     << fmt(Tol * 100, "%.0f") << "%\n";
+  OS << "verdict: " << Verdict << "\n";
+}
+
+nlohmann::json toJson(const std::vector<Row> &Rows, const ValidateOptions &Opts,
+                      const std::string &ProfileName,
+                      const std::string &ProfileSource,
+                      const nlohmann::json &Totals, const std::string &Verdict) {
+  nlohmann::json Sites = nlohmann::json::array();
+  for (const Row &R : Rows) {
+    nlohmann::json S;
+    S["file"] = R.M ? R.M->File : R.P->File;
+    S["line"] = R.M ? R.M->Line : R.P->Line;
+    bool Region = R.M ? R.M->Region : R.P->Region;
+    S["kind"] = Region ? "region" : "site";
+    nlohmann::json Rules = nlohmann::json::array();
+    if (R.P)
+      for (const std::string &Id : R.P->Rules)
+        if (Id != "region")
+          Rules.push_back(Id);
+    S["rule"] = Rules;
+    if (R.P) {
+      const Predicted &P = *R.P;
+      nlohmann::json J;
+      J["api"] = P.Api;
+      J["executions"] = P.Executions ? nlohmann::json(std::round(*P.Executions))
+                                     : nlohmann::json();
+      J["executions_bound"] = P.Bound;
+      if (Region) {
+        J["region"] = P.Name;
+        J["pieces_per_call"] = P.PiecesPerCall;
+        J["pieces"] = P.Executions ? nlohmann::json(std::round(
+                                         *P.Executions * P.PiecesPerCall))
+                                   : nlohmann::json();
+      } else {
+        J["graph_breaks"] = P.Executions
+                                ? nlohmann::json(P.Breaks
+                                                     ? std::round(*P.Executions)
+                                                     : 0.0)
+                                : nlohmann::json();
+        J["syncs"] =
+            P.Executions
+                ? nlohmann::json(P.Syncs ? std::round(*P.Executions) : 0.0)
+                : nlohmann::json();
+        J["idle_per_execution_us"] =
+            P.Idle ? nlohmann::json(*P.Idle) : nlohmann::json();
+      }
+      S["predicted"] = J;
+    } else {
+      S["predicted"] = nullptr;
+    }
+    if (R.M) {
+      const Measured &M = *R.M;
+      nlohmann::json J;
+      J["api"] = std::vector<std::string>(M.Apis.begin(), M.Apis.end());
+      J["executions"] = M.Executions;
+      J["syncs"] = M.Syncs;
+      J["graph_breaks"] = M.Breaks;
+      J["pieces"] = Region ? M.RegionPieces : M.Pieces;
+      J["compiles"] = M.Compiles;
+      J["recompiles"] = M.Recompiles;
+      J["host_wait_us"] = M.HostWait;
+      J["device_idle_us"] = M.Idle;
+      J["idle_per_execution_us"] =
+          M.IdleSamples ? nlohmann::json(M.IdleMedian) : nlohmann::json();
+      S["measured"] = J;
+    } else {
+      S["measured"] = nullptr;
+    }
+    S["status"] = R.Status;
+    S["outside"] = R.Outside;
+    S["idle_ratio"] = R.IdleRatio ? nlohmann::json(*R.IdleRatio)
+                                  : nlohmann::json();
+    Sites.push_back(std::move(S));
+  }
+  nlohmann::json J;
+  J["version"] = 1;
+  J["program"] = Opts.Run;
+  J["profile"] = {{"name", ProfileName}, {"source", ProfileSource}};
+  J["tolerance"] =
+      Opts.Tolerance ? nlohmann::json(*Opts.Tolerance) : nlohmann::json();
+  J["sites"] = std::move(Sites);
+  J["runtime_totals"] = Totals;
+  J["verdict"] = Verdict;
+  return J;
 }
 
 } // namespace
 
+std::optional<double> parseTolerance(const std::string &Text) {
+  llvm::StringRef T = llvm::StringRef(Text).trim();
+  bool Percent = T.consume_back("%");
+  double V;
+  if (T.empty() || T.trim().getAsDouble(V) || !(V >= 0) || !std::isfinite(V))
+    return std::nullopt;
+  return Percent ? V / 100 : V;
+}
+
 int runValidate(const ValidateOptions &Opts) {
-  auto Fail = [](const std::string &Msg) {
-    llvm::errs() << "seam: error: " << Msg << "\n";
-    return 2;
-  };
-  if (Opts.Calls == 0)
-    return Fail("--calls must be at least 1");
-  auto Exe = llvm::sys::findProgramByName(Opts.Program);
+  if (Opts.Run.empty())
+    return fail("--run needs the program to run");
+  auto Exe = llvm::sys::findProgramByName(Opts.Run.front());
   if (!Exe || !llvm::sys::fs::can_execute(*Exe))
-    return Fail("cannot run '" + Opts.Program + "': not found");
+    return fail("cannot run '" + Opts.Run.front() + "': not found");
 
-  Report R;
-  bool InputError = false;
-  if (int Code = analyze(Opts.Check, R, InputError))
-    return Code;
-  if (InputError)
-    return Fail("the source could not be analyzed (see above)");
+  CheckOptions Check = Opts.Check;
+  std::string ProfileSource = Check.Profile, ProfileNote;
 
-  // Predicted per compiled call: the program's regions and the syncs on
-  // its hot paths, each taken to run once per call.
-  unsigned Pieces = 0, Breaks = 0, Syncs = 0;
-  double Idle = 0;
-  std::string Profile;
-  for (const SummaryRow &Row : R.Summary)
-    if (Row.Kind == "region") {
-      Pieces += Row.Pieces;
-      Breaks += Row.Pieces - 1;
-    }
-  for (const Finding &F : R.Findings) {
-    if (!F.Cost)
-      continue;
-    Profile = F.Cost->Profile;
-    if (F.RuleId == "seam-graph-break")
-      Idle += F.Cost->IdleMicrosPerExecution;
-    if (F.RuleId == "seam-host-sync" || F.RuleId == "seam-capture-sync") {
-      ++Syncs;
-      Idle += F.Cost->IdleMicrosPerExecution;
-    }
+  // Run the program first: unless a profile was given, the runtime measures
+  // the cost model's parameters in the program's own process when it exits,
+  // and the estimates use those.
+  llvm::SmallString<128> ReportPath;
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
+          "seam-validate-report", "json", ReportPath))
+    return fail("cannot create a temporary file: " + EC.message());
+  llvm::FileRemover RemoveReport(ReportPath);
+  llvm::sys::fs::remove(ReportPath); // the program writes it, or it fails
+
+  llvm::SmallString<128> TracePath(Opts.TracePath);
+  std::optional<llvm::FileRemover> RemoveTrace;
+  if (TracePath.empty() && !Opts.TimelinePath.empty()) {
+    if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
+            "seam-validate-trace", "json", TracePath))
+      return fail("cannot create a temporary file: " + EC.message());
+    RemoveTrace.emplace(TracePath);
   }
-  if (Pieces == 0)
-    Pieces = 1; // one compiled region, never cut
-
+  std::vector<std::string> Env;
+  for (char **E = environ; *E; ++E) {
+    llvm::StringRef V(*E);
+    if (!V.starts_with("SEAM_RT_REPORT=") && !V.starts_with("SEAM_RT_TRACE=") &&
+        !V.starts_with("SEAM_RT_CALIBRATE="))
+      Env.push_back(V.str());
+  }
+  Env.push_back("SEAM_RT_REPORT=" + std::string(ReportPath));
+  if (!TracePath.empty())
+    Env.push_back("SEAM_RT_TRACE=" + std::string(TracePath));
+  if (!Check.ProfileGiven)
+    Env.push_back("SEAM_RT_CALIBRATE=" + std::to_string(Opts.CalibrationReps));
+  std::vector<llvm::StringRef> Argv(Opts.Run.begin(), Opts.Run.end());
+  Argv.front() = *Exe;
+  std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
+  // The program's output goes to stderr, so that stdout holds only the
+  // comparison (JSON with --format json).
   llvm::SmallString<128> OutPath;
   if (std::error_code EC =
-          llvm::sys::fs::createTemporaryFile("seam-validate", "txt", OutPath))
-    return Fail("cannot create a temporary file: " + EC.message());
-  llvm::FileRemover Remove(OutPath);
+          llvm::sys::fs::createTemporaryFile("seam-validate", "out", OutPath))
+    return fail("cannot create a temporary file: " + EC.message());
+  llvm::FileRemover RemoveOut(OutPath);
   std::optional<llvm::StringRef> Redirects[] = {
       std::nullopt, llvm::StringRef(OutPath), std::nullopt};
   std::string ErrMsg;
-  int Status = llvm::sys::ExecuteAndWait(*Exe, {*Exe}, std::nullopt, Redirects,
-                                         0, 0, &ErrMsg);
+  int Status = llvm::sys::ExecuteAndWait(*Exe, Argv, EnvRefs, Redirects, 0, 0,
+                                         &ErrMsg);
+  if (auto Out = llvm::MemoryBuffer::getFile(OutPath))
+    llvm::errs() << (*Out)->getBuffer();
   if (Status != 0)
-    return Fail("'" + Opts.Program + "' failed (exit " +
-                std::to_string(Status) + ")" +
-                (ErrMsg.empty() ? "" : ": " + ErrMsg));
-  auto Buf = llvm::MemoryBuffer::getFile(OutPath);
+    return fail("'" + Opts.Run.front() + "' failed (" +
+                (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) +
+                ")");
+  auto Buf = llvm::MemoryBuffer::getFile(ReportPath);
   if (!Buf)
-    return Fail("cannot read the output of '" + Opts.Program + "'");
-  std::map<std::string, double> Stats = parseStats((*Buf)->getBuffer());
-  for (const char *Key : {"regions", "graph_breaks", "syncs", "device_idle_us"})
-    if (!Stats.count(Key))
-      return Fail("'" + Opts.Program +
-                  "' printed no seam::rt stats line (print "
-                  "seam::rt::stats() last; missing '" +
-                  std::string(Key) + "')");
+    return fail("'" + Opts.Run.front() +
+                "' wrote no seam::rt site report (is it linked against "
+                "seam::rt, and does it exit normally?)");
+  nlohmann::json J = nlohmann::json::parse((*Buf)->getBuffer().begin(),
+                                           (*Buf)->getBuffer().end(), nullptr,
+                                           false);
+  llvm::Expected<std::vector<Measured>> Ms = measurements(J);
+  if (!Ms)
+    return fail("the site report of '" + Opts.Run.front() +
+                "': " + llvm::toString(Ms.takeError()));
 
-  double N = Opts.Calls;
-  llvm::outs() << "validate: " << Opts.Check.Files.front() << " against '"
-               << Opts.Program << "', " << Opts.Calls
-               << " compiled calls (profile " << Profile << ")\n";
-  llvm::outs() << "  " << pad("per compiled call", 26) << pad("predicted", 12)
-               << "measured\n";
-  auto Row = [&](const char *What, const std::string &P, double M,
-                 const char *Unit) {
-    llvm::outs() << "  " << pad(What, 26) << pad(P + Unit, 12) << num(M / N)
-                 << Unit << "\n";
-  };
-  Row("graph breaks", std::to_string(Breaks), Stats["graph_breaks"], "");
-  Row("regions executed", std::to_string(Pieces), Stats["regions"], "");
-  Row("host syncs", std::to_string(Syncs), Stats["syncs"], "");
-  Row("device idle", num(Idle), Stats["device_idle_us"], " us");
-  return 0;
+  llvm::SmallString<128> ProfilePath;
+  std::optional<llvm::FileRemover> RemoveProfile;
+  if (!Check.ProfileGiven) {
+    if (!J.contains("calibration") || !J["calibration"].is_object())
+      return fail("the site report of '" + Opts.Run.front() +
+                  "' holds no calibration (a seam::rt older than this seam?); "
+                  "give --profile");
+    std::vector<seam::rt::Measurement> Cal;
+    for (auto It = J["calibration"].begin(); It != J["calibration"].end();
+         ++It)
+      Cal.push_back({It.key(), It->value("value", 0.0),
+                     It->value("spread", 0.0), It->value("runs", 0),
+                     It->value("how", "")});
+    std::string Command = "seam validate (SEAM_RT_CALIBRATE=" +
+                          std::to_string(Opts.CalibrationReps) +
+                          ", in the program's process, after its run)";
+    std::vector<std::string> Warnings;
+    nlohmann::json P = profileFrom(Cal, Command, Warnings);
+    for (const std::string &W : Warnings)
+      llvm::errs() << "seam: warning: " << W << "\n";
+    if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
+            "seam-validate-profile", "json", ProfilePath))
+      return fail("cannot create a temporary file: " + EC.message());
+    RemoveProfile.emplace(ProfilePath);
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(ProfilePath, EC);
+    if (EC)
+      return fail("cannot write '" + std::string(ProfilePath) +
+                  "': " + EC.message());
+    OS << P.dump(2) << "\n";
+    OS.close();
+    Check.Profile = std::string(ProfilePath);
+    Check.ProfileGiven = true;
+    ProfileNote = "profile seamrt-local, measured in the program's process "
+                  "after its run";
+    ProfileSource = "measured by the runtime in the program's process after "
+                    "its run (SEAM_RT_CALIBRATE=" +
+                    std::to_string(Opts.CalibrationReps) + ")";
+  } else {
+    ProfileNote = "profile " + Check.Profile;
+  }
+  Check.Analysis.ReportColdSyncs = true; // every sync is a prediction
+  Check.AllRegionRows = true;
+  Check.Cache = false;
+  Check.Progress = false;
+
+  Report R;
+  bool InputError = false;
+  if (int Code = analyze(Check, R, InputError))
+    return Code;
+  if (InputError)
+    return fail("the sources could not be analyzed (see above)");
+  std::string ProfileName = "seamrt-local";
+  for (const Finding &F : R.Findings)
+    if (F.Cost)
+      ProfileName = F.Cost->Profile;
+
+  std::vector<Predicted> Ps = predictions(R);
+  std::vector<Row> Rows = join(Ps, *Ms);
+  double Tol = Opts.Tolerance.value_or(0.25);
+  unsigned Off = 0, Compared = 0;
+  for (Row &Rw : Rows) {
+    compare(Rw, Tol);
+    Compared += Rw.Status == "match" || Rw.Status == "outside";
+    Off += Rw.Status == "outside" || Rw.Status == "unpredicted" ||
+           Rw.Status == "never-ran";
+  }
+  std::string Verdict;
+  if (!Opts.Tolerance)
+    Verdict = "unchecked";
+  else
+    Verdict = Off ? "fail" : "pass";
+  std::string VerdictText =
+      !Opts.Tolerance
+          ? "not checked (give --tolerance to make differences fail); " +
+                std::to_string(Compared) + " lines compared, " +
+                std::to_string(Off) + " differ"
+      : Off ? "fail: " + std::to_string(Off) + " of " +
+                  std::to_string(Rows.size()) +
+                  " lines differ (counts must match exactly, idle within " +
+                  fmt(Tol * 100, "%.0f") + "%)"
+            : "pass: " + std::to_string(Compared) +
+                  " lines compared, every count matches and every idle is "
+                  "within " +
+                  fmt(Tol * 100, "%.0f") + "%";
+
+  if (!Opts.TimelinePath.empty())
+    if (std::optional<std::string> E = writeTimeline(
+            std::string(TracePath), Opts.TimelinePath, Opts.Run.front()))
+      return fail(*E);
+
+  std::error_code EC;
+  std::unique_ptr<llvm::raw_fd_ostream> File;
+  if (!Opts.OutputPath.empty()) {
+    File = std::make_unique<llvm::raw_fd_ostream>(Opts.OutputPath, EC);
+    if (EC)
+      return fail("cannot write output file '" + Opts.OutputPath +
+                  "': " + EC.message());
+  }
+  llvm::raw_ostream &OS = File ? *File : llvm::outs();
+  if (Opts.Json)
+    OS << toJson(Rows, Opts, ProfileName, ProfileSource,
+                 J.value("totals", nlohmann::json::object()), Verdict)
+              .dump(2)
+       << "\n";
+  else
+    printText(OS, Rows, Opts, ProfileNote, Tol, VerdictText);
+  return Verdict == "fail" ? 1 : 0;
 }
 
 } // namespace seam

@@ -87,6 +87,14 @@ struct CostEstimate {
   unsigned UncountedConditions = 0;
   /// Expected executions in all, when every trip count is known.
   std::optional<double> Executions;
+  /// Expected executions in one run of the program, counted from main()
+  /// through every call in the TU (nullopt when some count is unknown);
+  /// RunExecutionsBound: an uncounted guard made it an upper bound.
+  std::optional<double> RunExecutions;
+  bool RunExecutionsBound = false;
+  /// The lines the triggering call spans (compilers differ in which one
+  /// __builtin_LINE() names); 0 when unknown.
+  unsigned CallFirstLine = 0, CallLastLine = 0;
   std::optional<double> TripCount;
   std::optional<double> IdleMicrosTotal;
   unsigned Rank = 0;   ///< 0-100, higher is costlier
@@ -137,6 +145,14 @@ struct SummaryRow {
   std::optional<double> MicrosTotal;
   unsigned Rank = 0;
   std::string Profile;
+  /// A region: the compile(...) call that made it one, if any.
+  SourcePoint CompiledAt;
+  /// A region: its pieces with ops in them (empty pieces launch nothing).
+  unsigned NonEmptyPieces = 1;
+  /// A region: expected calls in one run of the program (as
+  /// CostEstimate::RunExecutions).
+  std::optional<double> RunCalls;
+  bool RunCallsBound = false;
 };
 
 } // namespace seam

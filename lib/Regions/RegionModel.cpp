@@ -480,6 +480,8 @@ void RegionModel::findRoots(const RegionOptions &Opts) {
       if (auto N = nodeFor(Def ? Def : FD)) {
         Nodes[*N].IsRegionRoot = true;
         Nodes[*N].RegionWhy = "passed to a compile function";
+        if (Nodes[*N].CompiledAt.isInvalid())
+          Nodes[*N].CompiledAt = Loc;
       }
     }
   }

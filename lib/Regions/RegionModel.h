@@ -82,6 +82,8 @@ struct FunctionNode {
 
   bool IsRegionRoot = false;
   std::string RegionWhy;  ///< "annotated", "matches --region '...'", ...
+  /// The first compile(...) call that made it a region root, if one did.
+  clang::SourceLocation CompiledAt;
   bool IsHotRoot = false; ///< a module forward
   Reach RegionReach, HotReach, CaptureReach;
 };

@@ -28,38 +28,68 @@ std::chrono::microseconds workerPoll() {
     return std::chrono::microseconds(std::atoi(Env));
   return std::chrono::microseconds(10000);
 }
-// The host spins only for the last task it waits on (typically the copy
-// back of item()), never while long kernels are still queued, so it does not
-// steal a core from the device's threads; after a short pure spin it
-// yields, so that on a busy machine the worker it waits for can run.
+// Like CUDA's default synchronization, the host polls while it waits: a
+// short pure spin, then yielding, so that on a busy machine the threads it
+// waits for can run. Waking from a sleep costs tens of microseconds on a
+// loaded machine, and varies, and would make the idle after every sync
+// mostly the OS's wake-up latency. SEAM_RT_WAIT=block sleeps instead while
+// more than the last task is queued, and polls only for that one.
 constexpr auto HostSpin = std::chrono::microseconds(10);
 constexpr auto HostPoll = std::chrono::microseconds(200);
+bool blockingWait() {
+  const char *Env = std::getenv("SEAM_RT_WAIT");
+  return Env && std::string(Env) == "block";
+}
 
 unsigned helperCount() {
   if (const char *Env = std::getenv("SEAM_RT_THREADS")) {
     int N = std::atoi(Env);
     return N > 1 ? static_cast<unsigned>(N - 1) : 0;
   }
+  // One core stays with the host thread, as a GPU leaves the host its
+  // CPU: a device thread sharing the host's core would make every wait's
+  // wake-up, and so the idle after each sync, depend on the OS scheduler.
   unsigned HW = std::thread::hardware_concurrency();
-  return HW > 1 ? std::min(HW - 1, 7u) : 0;
+  return HW > 2 ? std::min(HW - 2, 7u) : 0;
 }
 } // namespace
+
+namespace {
+std::atomic<DeviceStream *> Started{nullptr};
+std::atomic<bool> Finished{false};
+} // namespace
+
+void finishRun() {
+  if (Finished.exchange(true))
+    return;
+  const char *Path = std::getenv("SEAM_RT_REPORT");
+  // Stop the device first, so that every task it ran is in the trace and
+  // the report.
+  if (DeviceStream *S = Started.load())
+    S->shutdown();
+  // An exception here would terminate the program at exit; the paths were
+  // checked when they were set, so say why and go on.
+  try {
+    Telemetry::get().flush();
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "seam::rt: %s\n", E.what());
+  }
+  if (Path && *Path) {
+    try {
+      Telemetry::get().writeReport(Path);
+    } catch (const std::exception &E) {
+      std::fprintf(stderr, "seam::rt: %s (SEAM_RT_REPORT)\n", E.what());
+    }
+  }
+}
 
 DeviceStream &DeviceStream::get() {
   // Leaked on purpose; the atexit hook stops the threads, and buffers freed
   // during static destruction never need the stream.
   static DeviceStream *S = [] {
     auto *Stream = new DeviceStream();
-    std::atexit([] {
-      DeviceStream::get().shutdown();
-      // An exception here would terminate the program at exit; the path
-      // was checked when trace_to() was called, so say why and go on.
-      try {
-        Telemetry::get().flush();
-      } catch (const std::exception &E) {
-        std::fprintf(stderr, "seam::rt: %s\n", E.what());
-      }
-    });
+    Started.store(Stream);
+    std::atexit(finishRun);
     return Stream;
   }();
   return *S;
@@ -182,7 +212,8 @@ void DeviceStream::synchronize(bool CountAsSync) {
     return Done.load(std::memory_order_acquire) >= Target;
   };
   if (!Finished()) {
-    if (Target - Done.load(std::memory_order_acquire) > 1) {
+    static const bool Block = blockingWait();
+    if (Block && Target - Done.load(std::memory_order_acquire) > 1) {
       std::unique_lock<std::mutex> L(M);
       ++HostWaiting;
       DoneCV.wait(L, [&] {
@@ -191,7 +222,7 @@ void DeviceStream::synchronize(bool CountAsSync) {
       --HostWaiting;
     }
     auto Start = Clock::now();
-    for (auto Now = Start; !Finished() && Now < Start + HostPoll;
+    for (auto Now = Start; !Finished() && (!Block || Now < Start + HostPoll);
          Now = Clock::now()) {
       if (Now < Start + HostSpin)
         SEAM_CPU_RELAX();
@@ -206,8 +237,19 @@ void DeviceStream::synchronize(bool CountAsSync) {
     }
   }
   auto End = Clock::now();
-  if (CountAsSync)
-    Telemetry::get().hostSpan("sync", "sync", Begin, End, /*IsWait=*/true);
+  if (CountAsSync) {
+    // Named after the line that waited, for the trace and --timeline.
+    std::string Name = "sync";
+    if (const SiteRecord *At = SiteScope::current()) {
+      std::string File = At->File;
+      size_t Slash = File.find_last_of('/');
+      Name += ": " + At->Api + " at " +
+              (Slash == std::string::npos ? File : File.substr(Slash + 1)) +
+              ":" + std::to_string(At->Line);
+    }
+    Telemetry::get().hostSpan(Name, "sync", Begin, End, /*IsWait=*/true);
+    Telemetry::get().siteSync(Begin, End);
+  }
   std::exception_ptr F;
   {
     std::lock_guard<std::mutex> L(M);
@@ -289,5 +331,8 @@ void DeviceStream::parallelFor(
 } // namespace seam::rt::detail
 
 namespace seam::rt {
-void synchronize() { detail::DeviceStream::get().synchronize(); }
+void synchronize(SourceSite At) {
+  detail::SiteScope Site(At, "synchronize");
+  detail::DeviceStream::get().synchronize();
+}
 } // namespace seam::rt

@@ -22,6 +22,10 @@
 
 namespace seam::rt::detail {
 
+/// Runs once at exit (whichever of the stream and the telemetry registered
+/// it): stops the device, writes the trace and SEAM_RT_REPORT's report.
+void finishRun();
+
 class DeviceStream {
 public:
   static DeviceStream &get();

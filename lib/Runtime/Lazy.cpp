@@ -12,6 +12,14 @@ Recorder &Recorder::get() {
   return R;
 }
 
+void Recorder::begin(SourceSite At) {
+  if (Depth++ == 0) {
+    Region = Telemetry::get().site(At, "compile");
+    Telemetry::get().countExecution(Region);
+    LastCut = nullptr;
+  }
+}
+
 void Recorder::end() {
   if (Depth == 1) {
     // Cut while still active so tensors recorded so far can resolve; a
@@ -74,19 +82,28 @@ Tensor Recorder::record(Node N, const std::vector<const Tensor *> &Ts) {
 void Recorder::cut(bool IsBreak) {
   if (IsBreak)
     Telemetry::get().count(Counter::GraphBreaks);
+  // The line asking for a host value; at the end of a call, its compile().
+  SiteRecord *Cut = SiteScope::current();
+  if (!Cut && active())
+    Cut = Region;
   for (std::shared_ptr<Graph> &G : Current) {
     if (!G)
       continue;
     std::shared_ptr<Graph> Pending = std::move(G);
     G = nullptr;
-    executeRegion(*Pending);
+    bool Compiled = false;
+    if (executeRegion(*Pending, Compiled))
+      Telemetry::get().countPiece(Cut, active() ? Region : nullptr, LastCut,
+                                  Compiled);
   }
+  if (active())
+    LastCut = Cut;
 }
 
 } // namespace seam::rt::detail
 
 namespace seam::rt::detail {
-void beginCompiled() { Recorder::get().begin(); }
+void beginCompiled(SourceSite At) { Recorder::get().begin(At); }
 void endCompiled(bool Unwinding) {
   if (!Unwinding) {
     Recorder::get().end();

@@ -18,6 +18,8 @@
 
 namespace seam::rt::detail {
 
+struct SiteRecord;
+
 struct Graph {
   explicit Graph(Device Dev) : Dev(Dev) {}
   Device Dev;
@@ -37,7 +39,9 @@ public:
   static Recorder &get();
 
   bool active() const { return Depth > 0; }
-  void begin() { ++Depth; }
+  /// Starts a compiled call made from the compile() at \p At (nested calls
+  /// belong to the outermost).
+  void begin(SourceSite At);
   void end();
 
   /// Appends N (whose Args index Ts) to the graph of its device and returns
@@ -52,11 +56,16 @@ private:
 
   int Depth = 0;
   std::shared_ptr<Graph> Current[2];
+  /// The report's records of the running call's compile() line and of its
+  /// last cut.
+  SiteRecord *Region = nullptr;
+  SiteRecord *LastCut = nullptr;
 };
 
 /// Compiles (or finds in the cache) and launches G's region; defined in
-/// Region.cpp.
-void executeRegion(Graph &G);
+/// Region.cpp. Returns whether it launched anything (a graph whose values
+/// the program dropped launches nothing); sets \p Compiled on a cache miss.
+bool executeRegion(Graph &G, bool &Compiled);
 
 } // namespace seam::rt::detail
 

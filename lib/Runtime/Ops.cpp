@@ -8,6 +8,7 @@
 #include "Device.h"
 #include "Internal.h"
 #include "Lazy.h"
+#include "Telemetry.h"
 
 #include <cmath>
 #include <cstring>
@@ -508,7 +509,8 @@ Tensor Tensor::view(const Shape &NewShape) const { return reshape(NewShape); }
 
 /// Host-side selection shared by nonzero and masked_select: the output size
 /// depends on the data, so the host must see it first.
-Tensor nonzero(const Tensor &X) {
+Tensor nonzero(const Tensor &X, SourceSite At) {
+  SiteScope Site(At, "nonzero");
   const TensorImpl &I = *implsOf({&X}).front();
   BufferPtr H = readToHost(I);
   int64_t N = numelOf(I.Sizes);
@@ -534,7 +536,8 @@ Tensor nonzero(const Tensor &X) {
   return Host.to(I.Dev);
 }
 
-Tensor masked_select(const Tensor &X, const Tensor &Mask) {
+Tensor masked_select(const Tensor &X, const Tensor &Mask, SourceSite At) {
+  SiteScope Site(At, "masked_select");
   const TensorImpl &I = *implsOf({&X}).front();
   const TensorImpl &M = *implsOf({&Mask}).front();
   if (M.Ty != kBool)

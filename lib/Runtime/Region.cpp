@@ -23,7 +23,8 @@ public:
   }
   /// The compiled plan for G; compiles on a miss.
   std::shared_ptr<const RegionPlan> lookup(const Graph &G,
-                                           const std::vector<int> &LiveOuts) {
+                                           const std::vector<int> &LiveOuts,
+                                           bool &Compiled) {
     std::string Key = structuralKey(G, LiveOuts);
     // Host threads may compile at once; a plan is compiled once.
     std::lock_guard<std::mutex> Lock(M);
@@ -33,6 +34,7 @@ public:
       return It->second;
     }
     auto Begin = Clock::now();
+    Compiled = true;
     auto Plan = std::make_shared<RegionPlan>(planRegion(G, LiveOuts));
     Plan->Key = Key;
     compileKernels(G, *Plan);
@@ -124,7 +126,7 @@ void runFused(KernelFn Fn, const std::vector<BufferPtr> &Bufs,
 
 } // namespace
 
-void executeRegion(Graph &G) {
+bool executeRegion(Graph &G, bool &Compiled) {
   auto Begin = Clock::now();
   std::vector<int> LiveOuts;
   std::vector<std::shared_ptr<TensorImpl>> Owners(G.Nodes.size());
@@ -136,9 +138,9 @@ void executeRegion(Graph &G) {
       LiveOuts.push_back(static_cast<int>(I));
   }
   if (LiveOuts.empty())
-    return;
+    return false;
   std::shared_ptr<const RegionPlan> Plan =
-      RegionCache::get().lookup(G, LiveOuts);
+      RegionCache::get().lookup(G, LiveOuts, Compiled);
   Telemetry::get().count(Counter::Regions);
 
   Device Dev = G.Dev;
@@ -215,6 +217,7 @@ void executeRegion(Graph &G) {
   }
   Telemetry::get().hostSpan("region", "region", Begin, Clock::now(),
                             /*IsWait=*/false);
+  return true;
 }
 
 } // namespace seam::rt::detail

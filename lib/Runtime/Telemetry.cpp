@@ -2,6 +2,11 @@
 
 #include "Telemetry.h"
 
+#include "Device.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 
@@ -12,6 +17,26 @@ constexpr int HostTid = 1;
 constexpr int DeviceTid = 2;
 // A runaway loop must not eat the host's memory through the trace.
 constexpr size_t MaxEvents = 2'000'000;
+// Per site; the median of the first million syncs is the median.
+constexpr size_t MaxIdleSamples = 1'000'000;
+} // namespace
+
+namespace {
+void writeJsonString(std::ostream &OS, const std::string &S) {
+  OS << '"';
+  for (unsigned char C : S) {
+    if (C == '"' || C == '\\')
+      OS << '\\' << C;
+    else if (C < 0x20) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof(Buf), "\\u%04x", C);
+      OS << Buf;
+    } else {
+      OS << C;
+    }
+  }
+  OS << '"';
+}
 } // namespace
 
 Telemetry &Telemetry::get() {
@@ -21,14 +46,24 @@ Telemetry &Telemetry::get() {
   return *T;
 }
 
-Telemetry::Telemetry() : Origin(Clock::now()) {}
+Telemetry::Telemetry() : Origin(Clock::now()) {
+  // A program that never uses the device still gets its report and trace.
+  const char *Report = std::getenv("SEAM_RT_REPORT");
+  const char *Trace = std::getenv("SEAM_RT_TRACE");
+  if (Trace && *Trace)
+    TracePath = Trace;
+  if ((Report && *Report) || (Trace && *Trace))
+    std::atexit(finishRun);
+}
 
 double Telemetry::sinceOrigin(Clock::time_point T) const {
   return std::chrono::duration<double, std::micro>(T - Origin).count();
 }
 
-void Telemetry::count(Counter C, int64_t N) {
-  std::lock_guard<std::mutex> L(M);
+namespace {
+thread_local SiteRecord *CurrentSite = nullptr;
+
+void bump(Stats &S, Counter C, int64_t N) {
   switch (C) {
   case Counter::Regions:
     S.regions += N;
@@ -54,16 +89,90 @@ void Telemetry::count(Counter C, int64_t N) {
   }
 }
 
+double micros(Clock::duration D) {
+  return std::chrono::duration<double, std::micro>(D).count();
+}
+} // namespace
+
+SiteScope::SiteScope(SourceSite At, const char *Api)
+    : Outermost(CurrentSite == nullptr) {
+  if (!Outermost)
+    return;
+  CurrentSite = Telemetry::get().site(At, Api);
+  Telemetry::get().countExecution(CurrentSite);
+}
+
+SiteScope::~SiteScope() {
+  if (Outermost)
+    CurrentSite = nullptr;
+}
+
+SiteRecord *SiteScope::current() { return CurrentSite; }
+
+SiteRecord *Telemetry::site(SourceSite At, const char *Api) {
+  std::lock_guard<std::mutex> L(M);
+  SiteRecord &R = Sites[{At.File, At.Line, Api}];
+  if (R.Api.empty()) {
+    R.File = At.File ? At.File : "";
+    R.Line = At.Line;
+    R.Api = Api;
+  }
+  return &R;
+}
+
+void Telemetry::countExecution(SiteRecord *R) {
+  std::lock_guard<std::mutex> L(M);
+  ++R->Executions;
+}
+
+void Telemetry::countPiece(SiteRecord *Cut, SiteRecord *Region,
+                           SiteRecord *Previous, bool WasCompiled) {
+  std::lock_guard<std::mutex> L(M);
+  if (Cut)
+    ++Cut->Pieces;
+  if (Region)
+    ++Region->RegionPieces;
+  if (!WasCompiled)
+    return;
+  SiteRecord *Owner = Cut ? Cut : Region;
+  if (!Owner)
+    return;
+  ++Owner->Compiles;
+  if (!Compiled.insert({Region, Previous, Cut}).second)
+    ++Owner->Recompiles;
+}
+
+void Telemetry::count(Counter C, int64_t N) {
+  std::lock_guard<std::mutex> L(M);
+  bump(S, C, N);
+  bump(Run, C, N);
+  if (C == Counter::GraphBreaks && CurrentSite)
+    CurrentSite->Breaks += N;
+}
+
 void Telemetry::deviceSpan(const std::string &Name, Clock::time_point Begin,
                            Clock::time_point End, int NumOps, bool IsKernel) {
   std::lock_guard<std::mutex> L(M);
-  S.device_busy_us +=
-      std::chrono::duration<double, std::micro>(End - Begin).count();
+  S.device_busy_us += micros(End - Begin);
+  Run.device_busy_us += micros(End - Begin);
   if (HaveLastEnd && Begin > LastEnd)
-    S.device_idle_us +=
-        std::chrono::duration<double, std::micro>(Begin - LastEnd).count();
-  HaveLastEnd = true;
-  LastEnd = End;
+    S.device_idle_us += micros(Begin - LastEnd);
+  if (RunHaveLastEnd && Begin > RunLastEnd)
+    Run.device_idle_us += micros(Begin - RunLastEnd);
+  // The first task after a sync ends the idle the sync caused.
+  if (IdlePending) {
+    double Idle = Begin > IdleFrom ? micros(Begin - IdleFrom) : 0;
+    if (IdleSite) {
+      IdleSite->DeviceIdleUs += Idle;
+      ++IdleSite->IdleCount;
+      if (IdleSite->IdleSamples.size() < MaxIdleSamples)
+        IdleSite->IdleSamples.push_back(static_cast<float>(Idle));
+    } else
+      UnattributedSyncIdleUs += Idle;
+    IdlePending = false;
+  }
+  HaveLastEnd = RunHaveLastEnd = true;
+  LastEnd = RunLastEnd = End;
   if (!TracePath.empty() && Events.size() < MaxEvents)
     Events.push_back(
         {Name, IsKernel ? "kernel" : "copy", DeviceTid, sinceOrigin(Begin),
@@ -76,10 +185,26 @@ void Telemetry::hostSpan(const std::string &Name, const char *Category,
                          bool IsWait) {
   double Dur = std::chrono::duration<double, std::micro>(End - Begin).count();
   std::lock_guard<std::mutex> L(M);
-  if (IsWait)
+  if (IsWait) {
     S.host_wait_us += Dur;
+    Run.host_wait_us += Dur;
+  }
   if (!TracePath.empty() && Events.size() < MaxEvents)
     Events.push_back({Name, Category, HostTid, sinceOrigin(Begin), Dur, 0});
+}
+
+void Telemetry::siteSync(Clock::time_point Begin, Clock::time_point End) {
+  std::lock_guard<std::mutex> L(M);
+  SiteRecord *R = CurrentSite;
+  if (R) {
+    ++R->Syncs;
+    R->HostWaitUs += micros(End - Begin);
+  }
+  // The device has drained: it has idled since its last task ended (or
+  // since now, if it never ran one) and idles until its next task starts.
+  IdleSite = R;
+  IdlePending = true;
+  IdleFrom = RunHaveLastEnd && RunLastEnd < End ? RunLastEnd : End;
 }
 
 Stats Telemetry::snapshot() {
@@ -117,10 +242,10 @@ void Telemetry::flush() {
   OS << "{\"ph\":\"M\",\"pid\":1,\"tid\":" << DeviceTid
      << ",\"name\":\"thread_name\",\"args\":{\"name\":\"accel stream\"}}";
   for (const Event &E : Events) {
-    // Names are generated by the runtime (op names, region hashes), so they
-    // need no JSON escaping.
-    OS << ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" << E.Tid << ",\"name\":\""
-       << E.Name << "\",\"cat\":\"" << E.Category << "\",\"ts\":" << E.BeginUs
+    // Sync names hold the program's file names.
+    OS << ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":" << E.Tid << ",\"name\":";
+    writeJsonString(OS, E.Name);
+    OS << ",\"cat\":\"" << E.Category << "\",\"ts\":" << E.BeginUs
        << ",\"dur\":" << E.DurUs;
     if (E.NumOps > 0)
       OS << ",\"args\":{\"ops\":" << E.NumOps << "}";
@@ -129,9 +254,133 @@ void Telemetry::flush() {
   OS << "\n]}\n";
 }
 
+
+std::vector<SiteStats> Telemetry::sites() {
+  std::lock_guard<std::mutex> L(M);
+  // The same line reached from two translation units has two records.
+  std::map<std::tuple<std::string, unsigned, std::string>,
+           std::pair<SiteStats, std::vector<float>>>
+      Rows;
+  for (const auto &[Key, R] : Sites) {
+    if (!R.Syncs && !R.Breaks && !R.Pieces && !R.RegionPieces && !R.Compiles)
+      continue;
+    auto &[Row, Samples] = Rows[{R.File, R.Line, R.Api}];
+    Row.file = R.File;
+    Row.line = R.Line;
+    Row.api = R.Api;
+    Row.executions += R.Executions;
+    Row.syncs += R.Syncs;
+    Row.graph_breaks += R.Breaks;
+    Row.pieces += R.Pieces;
+    Row.region_pieces += R.RegionPieces;
+    Row.compiles += R.Compiles;
+    Row.recompiles += R.Recompiles;
+    Row.host_wait_us += R.HostWaitUs;
+    Row.device_idle_us += R.DeviceIdleUs;
+    Row.idle_samples += R.IdleCount;
+    Samples.insert(Samples.end(), R.IdleSamples.begin(), R.IdleSamples.end());
+  }
+  std::vector<SiteStats> Out;
+  for (auto &[Key, Row] : Rows) {
+    auto &[S, Samples] = Row;
+    if (!Samples.empty()) {
+      auto Mid = Samples.begin() + Samples.size() / 2;
+      std::nth_element(Samples.begin(), Mid, Samples.end());
+      double Median = *Mid;
+      if (Samples.size() % 2 == 0)
+        Median = (Median + *std::max_element(Samples.begin(), Mid)) / 2;
+      S.device_idle_median_us = Median;
+    }
+    Out.push_back(std::move(S));
+  }
+  return Out;
+}
+
+void Telemetry::startProgram(std::vector<Measurement> Cal) {
+  std::lock_guard<std::mutex> L(M);
+  Calibration = std::move(Cal);
+  S = Stats();
+  Run = Stats();
+  HaveLastEnd = RunHaveLastEnd = false;
+  Sites.clear();
+  Compiled.clear();
+  IdleSite = nullptr;
+  IdlePending = false;
+  UnattributedSyncIdleUs = 0;
+  Events.clear();
+}
+
+void Telemetry::writeReport(const std::string &Path) {
+  std::ofstream OS(Path);
+  if (!OS)
+    throw Error("write_report: cannot write '" + Path + "'");
+  std::vector<SiteStats> Rows = sites();
+  std::lock_guard<std::mutex> L(M);
+  double SiteIdle = 0;
+  for (const SiteStats &R : Rows)
+    SiteIdle += R.device_idle_us;
+  OS << std::fixed << std::setprecision(3);
+  OS << "{\n  \"format\": \"seam-rt-report\",\n  \"version\": 1,\n";
+  OS << "  \"totals\": {\"regions\": " << Run.regions
+     << ", \"graph_breaks\": " << Run.graph_breaks
+     << ", \"syncs\": " << Run.syncs << ", \"kernels\": " << Run.kernels
+     << ", \"fused_kernels\": " << Run.fused_kernels
+     << ", \"compiles\": " << Run.compiles
+     << ", \"cache_hits\": " << Run.cache_hits
+     << ", \"device_busy_us\": " << Run.device_busy_us
+     << ", \"device_idle_us\": " << Run.device_idle_us
+     << ", \"host_wait_us\": " << Run.host_wait_us
+     << ", \"idle_after_syncs_us\": " << SiteIdle + UnattributedSyncIdleUs
+     << ", \"idle_elsewhere_us\": "
+     << std::max(0.0, Run.device_idle_us - SiteIdle - UnattributedSyncIdleUs)
+     << "},\n  \"sites\": [";
+  bool First = true;
+  for (const SiteStats &R : Rows) {
+    OS << (First ? "\n" : ",\n") << "    {\"file\": ";
+    First = false;
+    writeJsonString(OS, R.file);
+    OS << ", \"line\": " << R.line << ", \"api\": ";
+    writeJsonString(OS, R.api);
+    OS << ", \"executions\": " << R.executions << ", \"syncs\": " << R.syncs
+       << ", \"graph_breaks\": " << R.graph_breaks
+       << ", \"pieces\": " << R.pieces
+       << ", \"region_pieces\": " << R.region_pieces
+       << ", \"compiles\": " << R.compiles
+       << ", \"recompiles\": " << R.recompiles
+       << ", \"host_wait_us\": " << R.host_wait_us
+       << ", \"device_idle_us\": " << R.device_idle_us
+       << ", \"idle_samples\": " << R.idle_samples
+       << ", \"device_idle_median_us\": " << R.device_idle_median_us << "}";
+  }
+  OS << (First ? "]" : "\n  ]");
+  if (!Calibration.empty()) {
+    OS << ",\n  \"calibration\": {";
+    for (size_t I = 0; I < Calibration.size(); ++I) {
+      const Measurement &C = Calibration[I];
+      OS << (I ? ",\n    " : "\n    ");
+      writeJsonString(OS, C.name);
+      OS << ": {\"value\": " << C.value << ", \"spread\": " << C.spread
+         << ", \"runs\": " << C.runs << ", \"how\": ";
+      writeJsonString(OS, C.how);
+      OS << "}";
+    }
+    OS << "\n  }";
+  }
+  OS << "\n}\n";
+  if (!OS)
+    throw Error("write_report: cannot write '" + Path + "'");
+}
+
 } // namespace seam::rt::detail
 
 namespace seam::rt {
+
+void write_report(const std::string &Path) {
+  detail::Telemetry::get().writeReport(Path);
+}
+
+std::vector<SiteStats> site_stats() { return detail::Telemetry::get().sites(); }
+
 
 Stats stats() { return detail::Telemetry::get().snapshot(); }
 

@@ -12,8 +12,12 @@
 #include "seam/rt.h"
 
 #include <chrono>
+#include <map>
+#include <optional>
 #include <mutex>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace seam::rt::detail {
@@ -30,10 +34,59 @@ enum class Counter {
   CacheHits
 };
 
+/// What the runtime measured at one line of the program (one API called
+/// there): the rows of the site report.
+struct SiteRecord {
+  std::string File;
+  unsigned Line = 0;
+  std::string Api;
+  int64_t Executions = 0;
+  int64_t Syncs = 0;
+  int64_t Breaks = 0;
+  /// Pieces launched by cuts made here (for a compile() line: the last
+  /// piece of each call).
+  int64_t Pieces = 0;
+  /// For a compile() line: every piece its calls launched, wherever cut.
+  int64_t RegionPieces = 0;
+  int64_t Compiles = 0;
+  int64_t Recompiles = 0;
+  double HostWaitUs = 0;
+  double DeviceIdleUs = 0;
+  /// The idle of each sync, for the median (capped, see Telemetry.cpp).
+  std::vector<float> IdleSamples;
+  int64_t IdleCount = 0;
+};
+
+/// Makes \p At the line that the syncs, cuts and compiles of the runtime
+/// call it guards are attributed to, and counts one execution of it. Only
+/// the outermost scope of a host thread counts, so runtime functions built
+/// on others (cpu() on to()) report the program's line once.
+class SiteScope {
+public:
+  SiteScope(SourceSite At, const char *Api);
+  ~SiteScope();
+  SiteScope(const SiteScope &) = delete;
+  SiteScope &operator=(const SiteScope &) = delete;
+  /// The line being attributed on this thread, or null.
+  static SiteRecord *current();
+
+private:
+  bool Outermost;
+};
+
 class Telemetry {
 public:
   static Telemetry &get();
 
+  /// The record of (At, Api); stable for the life of the process.
+  SiteRecord *site(SourceSite At, const char *Api);
+  void countExecution(SiteRecord *S);
+  /// A piece launched at a cut made at \p Cut (the line asking for a host
+  /// value, or the compile() line at the end of a call) while \p Region's
+  /// call was running; \p Previous is the call's previous cut (null at
+  /// its start). \p Compiled: the piece had to be compiled.
+  void countPiece(SiteRecord *Cut, SiteRecord *Region, SiteRecord *Previous,
+                  bool Compiled);
   void count(Counter C, int64_t N = 1);
   /// A task that ran on the device timeline; gaps between tasks are idle.
   void deviceSpan(const std::string &Name, Clock::time_point Begin,
@@ -41,11 +94,21 @@ public:
   /// Host-side span (compile, region launch, wait). Waits add host_wait_us.
   void hostSpan(const std::string &Name, const char *Category,
                 Clock::time_point Begin, Clock::time_point End, bool IsWait);
+  /// A completed sync of the device by this thread's current site: its wait,
+  /// and the start of the device idle it causes, which ends when the device
+  /// starts its next task.
+  void siteSync(Clock::time_point Begin, Clock::time_point End);
   Stats snapshot();
   void reset();
   void traceTo(const std::string &Path);
   /// Writes the trace if one is being recorded.
   void flush();
+  /// Writes the site report of the whole run so far (or as frozen).
+  void writeReport(const std::string &Path);
+  /// Forgets everything measured so far (a calibration before main()) and
+  /// keeps \p Cal for the report.
+  void startProgram(std::vector<Measurement> Cal);
+  std::vector<SiteStats> sites();
 
 private:
   Telemetry();
@@ -61,6 +124,20 @@ private:
 
   std::mutex M;
   Stats S;
+  /// The whole run's counters: reset_stats() does not touch them.
+  Stats Run;
+  bool RunHaveLastEnd = false;
+  Clock::time_point RunLastEnd;
+  std::map<std::tuple<const char *, unsigned, const char *>, SiteRecord> Sites;
+  /// Pieces compiled once, by (region, previous cut, cut): compiling one
+  /// again is a recompile (its shapes or structure changed).
+  std::set<std::tuple<SiteRecord *, SiteRecord *, SiteRecord *>> Compiled;
+  /// The sync whose device idle is still running, and since when.
+  SiteRecord *IdleSite = nullptr;
+  bool IdlePending = false;
+  Clock::time_point IdleFrom;
+  double UnattributedSyncIdleUs = 0;
+  std::vector<Measurement> Calibration;
   bool HaveLastEnd = false;
   Clock::time_point LastEnd;
   Clock::time_point Origin;

@@ -3,6 +3,7 @@
 #include "Device.h"
 #include "Internal.h"
 #include "Lazy.h"
+#include "Telemetry.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -232,7 +233,8 @@ int64_t Tensor::size(int64_t D) const {
   return sizes()[D < 0 ? D + N : D];
 }
 
-HostScalar Tensor::itemScalar() const {
+HostScalar Tensor::itemScalar(SourceSite At) const {
+  SiteScope Site(At, "item");
   const TensorImpl &I = checked(Impl);
   int64_t N = numelOf(I.Sizes);
   if (N != 1)
@@ -259,7 +261,8 @@ template <typename T> static DType dtypeOf() {
     return kBool;
 }
 
-template <typename T> T *Tensor::data_ptr() const {
+template <typename T> T *Tensor::data_ptr(SourceSite At) const {
+  SiteScope Site(At, "data_ptr");
   const TensorImpl &I = checked(Impl);
   if (I.Dev != kCPU)
     fail("data_ptr() on an accel tensor; the host cannot read device "
@@ -273,13 +276,17 @@ template <typename T> T *Tensor::data_ptr() const {
     requestHostValue(I);
   return I.Buf->as<T>();
 }
-template float *Tensor::data_ptr<float>() const;
-template int64_t *Tensor::data_ptr<int64_t>() const;
-template bool *Tensor::data_ptr<bool>() const;
+template float *Tensor::data_ptr<float>(SourceSite) const;
+template int64_t *Tensor::data_ptr<int64_t>(SourceSite) const;
+template bool *Tensor::data_ptr<bool>(SourceSite) const;
 
-Tensor Tensor::cpu() const { return to(kCPU); }
+Tensor Tensor::cpu(SourceSite At) const {
+  SiteScope Site(At, "cpu");
+  return to(kCPU, At);
+}
 
-Tensor Tensor::to(Device D) const {
+Tensor Tensor::to(Device D, SourceSite At) const {
+  SiteScope Site(At, "to");
   const TensorImpl &I = checked(Impl);
   if (I.Dev == D) {
     // cpu() asks for a host value even on a host tensor: inside a compiled
@@ -399,7 +406,9 @@ static void printNested(std::ostream &OS, const Buffer &B, DType Ty,
   OS << "]";
 }
 
-std::ostream &operator<<(std::ostream &OS, const Tensor &T) {
+std::ostream &operator<<(std::ostream &OS, detail::Printed P) {
+  SiteScope Site(P.At, "operator<<");
+  const Tensor &T = P.T;
   if (!T.defined())
     return OS << "tensor(undefined)";
   const TensorImpl &I = *T.impl();

@@ -1,0 +1,233 @@
+//===- Calibrate.cpp - Measuring the cost model's parameters in-process ---===//
+//
+// The measurements behind `seam calibrate` and `seam validate`: each runs a
+// small pattern on this process's device many times and takes the median.
+// The idle after a sync is read from the site report, as the runtime
+// measures it for the program.
+//
+//===----------------------------------------------------------------------===//
+
+#include "seam/rt.h"
+
+#include "Device.h"
+#include "Telemetry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace seam::rt {
+namespace {
+
+namespace rt = seam::rt;
+using Clock = std::chrono::steady_clock;
+
+/// Median and spread of repeated timings.
+struct Sample {
+  double Median = 0;
+  /// Interquartile range over the median: how much the runs disagreed.
+  double Spread = 0;
+  int Runs = 0;
+};
+
+Sample summarize(std::vector<double> T) {
+  Sample S;
+  S.Runs = static_cast<int>(T.size());
+  if (T.empty())
+    return S;
+  std::sort(T.begin(), T.end());
+  auto At = [&](double Q) { return T[static_cast<size_t>(Q * (T.size() - 1))]; };
+  S.Median = At(0.5);
+  S.Spread = S.Median > 0 ? (At(0.75) - At(0.25)) / S.Median : 0;
+  return S;
+}
+
+/// Timings of \p Body, in microseconds; \p Before runs untimed ahead of
+/// each (to put the device in the state measured).
+Sample timeMicros(int Reps, const std::function<void()> &Before,
+                  const std::function<void()> &Body) {
+  std::vector<double> T;
+  T.reserve(Reps);
+  for (int I = 0; I < Reps; ++I) {
+    Before();
+    auto A = Clock::now();
+    Body();
+    auto B = Clock::now();
+    T.push_back(std::chrono::duration<double, std::micro>(B - A).count());
+  }
+  return summarize(std::move(T));
+}
+
+/// The device idle the runtime attributes to \p At, in total so far.
+double idleAt(const SourceSite &At) {
+  for (const SiteStats &S : site_stats())
+    if (S.line == At.Line && S.file == At.File)
+      return S.device_idle_us;
+  return 0;
+}
+
+/// The device idle after each sync made at \p At by \p Body, as the
+/// runtime's site report measures it (from the device's last task before
+/// the sync to its next task).
+Sample idleMicros(int Reps, const SourceSite &At,
+                  const std::function<void()> &Body) {
+  std::vector<double> T;
+  T.reserve(Reps);
+  for (int I = 0; I < Reps; ++I) {
+    double Before = idleAt(At);
+    Body();
+    synchronize(); // ends the idle: Body enqueued the next task
+    T.push_back(idleAt(At) - Before);
+  }
+  return summarize(std::move(T));
+}
+
+std::string us(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.3f us", V);
+  return Buf;
+}
+
+} // namespace
+
+std::vector<Measurement> calibrate(int Repetitions) {
+  const int N = std::max(Repetitions, 11);
+  auto Idle = [] { synchronize(); };
+  Tensor One = ones({1}, kAccel);
+  Tensor Out;
+  auto Op = [&] { Out = One + 1.0; };
+  auto Region = compile([](Tensor X) { return X + 1.0; });
+  // What the host does after a sync in region code: record the next
+  // region's ops, find it in the cache, launch it.
+  auto Next =
+      compile([](Tensor X) { return relu((X + 1.0) * 2.0 - 3.0); });
+  // A kernel long enough that the host sleeps while it runs, as it does
+  // behind real work, then wakes when it ends.
+  const int64_t LongElems = int64_t(1) << 16;
+  Tensor Mid = randn({LongElems}, kAccel, 3);
+  auto Long = compile([](Tensor X) {
+    return tanh(sigmoid(X * 1.5 + 0.25) * 2.0).sum();
+  });
+  for (int I = 0; I < 200; ++I) { // warm-up: threads, JIT, caches
+    Op();
+    Out = Region(One);
+    Out = Next(One);
+    (void)Long(Mid).item<float>();
+  }
+  synchronize();
+
+  Sample SyncIdle = timeMicros(N, Idle, [] { synchronize(); });
+  Sample Enqueue = timeMicros(N, Idle, Op);
+  Sample Resume = timeMicros(N, Idle, [&] { Out = Next(One); });
+  // And per op: a one-op and an eight-op region.
+  auto Wide = compile([](Tensor X) {
+    Tensor A = relu(X * 2.0 + 1.0), B = sigmoid(X - 1.0);
+    return tanh(A * B + X) / 3.0;
+  });
+  Out = Wide(One);
+  Sample Resume1 = timeMicros(N, Idle, [&] { Out = Region(One); });
+  Sample Resume8 = timeMicros(N, Idle, [&] { Out = Wide(One); });
+  Sample OpAndSync = timeMicros(N, Idle, [&] {
+    Op();
+    synchronize();
+  });
+  Sample RegionAndSync = timeMicros(N, Idle, [&] {
+    Out = Region(One);
+    synchronize();
+  });
+  const int LongReps = std::max(N / 10, 11);
+  const SourceSite WakeSite = SourceSite::current();
+  Sample AfterWait = idleMicros(LongReps, WakeSite, [&] {
+    (void)Long(Mid).item<float>(WakeSite);
+    Op();
+  });
+
+  // Host work after a data-dependent selection: the idle after nonzero()
+  // on 1M floats, minus the idle after a plain sync.
+  const int64_t SelectElems = int64_t(1) << 20;
+  Tensor Sel = randn({SelectElems}, kAccel, 5) > 0.0;
+  const SourceSite SelectSite = SourceSite::current();
+  (void)nonzero(Sel, SelectSite);
+  Sample Select = idleMicros(std::max(N / 100, 11), SelectSite, [&] {
+    Out = nonzero(Sel, SelectSite);
+    Op();
+  });
+  double SelectMiB = SelectElems * 1.0 / (1 << 20); // bool: one byte each
+
+  // Bandwidth: one fused pass over 16M floats (read 64 MB, write 64 MB).
+  const int64_t Elems = int64_t(1) << 24;
+  Tensor Big = randn({Elems}, kAccel, 7);
+  auto Chain = compile([](Tensor X) { return X * 2.0 + 1.0; });
+  Out = Chain(Big);
+  synchronize();
+  Sample Pass = timeMicros(std::max(N / 100, 11), Idle, [&] {
+    Out = Chain(Big);
+    synchronize();
+  });
+  double GBps = (2.0 * Elems * sizeof(float)) / (Pass.Median * 1e-6) / 1e9;
+
+  double Launch = std::max(0.0, OpAndSync.Median - Enqueue.Median -
+                                    SyncIdle.Median);
+  double Wake =
+      std::max(0.0, AfterWait.Median - Enqueue.Median - Launch);
+
+  auto M = [](const char *Name, double Value, const Sample &S,
+              std::string How) {
+    return Measurement{Name, Value, S.Spread, S.Runs, std::move(How)};
+  };
+  return {
+      M("sync_roundtrip_us", Wake, AfterWait,
+        "median device idle after item() behind a running kernel, minus an "
+        "eager op's enqueue and launch latency: " +
+            us(AfterWait.Median) + " in all"),
+      M("host_resume_us", Resume.Median, Resume,
+        "median host time to record, look up and launch a cached four-op "
+        "compiled region (one eager op's enqueue: " +
+            us(Enqueue.Median) + ")"),
+      M("host_op_us", std::max(0.0, (Resume8.Median - Resume1.Median) / 7),
+        Resume8,
+        "median host time of a cached eight-op compiled call minus a one-op "
+        "call (" +
+            us(Resume1.Median) + "), per op"),
+      M("launch_latency_us", Launch, OpAndSync,
+        "median enqueue + synchronize of one eager op, minus the enqueue and "
+        "an idle synchronize (" +
+            us(SyncIdle.Median) + ")"),
+      M("region_entry_us",
+        std::max(0.0, RegionAndSync.Median - OpAndSync.Median), RegionAndSync,
+        "median cached one-op compiled call + synchronize, minus the same op "
+        "run eagerly"),
+      M("memory_bandwidth_gbps", GBps, Pass,
+        "one fused x*2+1 pass over 16M floats, bytes read plus written, "
+        "median run"),
+      M("host_select_us_per_mib",
+        std::max(0.0, Select.Median - AfterWait.Median) / SelectMiB, Select,
+        "median device idle after nonzero() of 1M bools, minus the idle "
+        "after a plain sync, per MiB of input")};
+}
+
+namespace {
+// seam validate sets SEAM_RT_CALIBRATE=N: the parameters are measured in
+// the program's own process, before main() starts, and the report holds
+// them apart from the program's work, which starts from zero.
+const bool CalibratedFirst = [] {
+  const char *Reps = std::getenv("SEAM_RT_CALIBRATE");
+  if (!Reps || !*Reps)
+    return false;
+  try {
+    std::vector<Measurement> Cal = calibrate(std::max(11, std::atoi(Reps)));
+    synchronize();
+    detail::Telemetry::get().startProgram(std::move(Cal));
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "seam::rt: SEAM_RT_CALIBRATE: %s\n", E.what());
+  }
+  return true;
+}();
+} // namespace
+
+} // namespace seam::rt
