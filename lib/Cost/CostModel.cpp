@@ -108,8 +108,9 @@ BreakEffect effectOf(const RegionShape &R, const CallExpr *Call) {
   return B;
 }
 
-std::optional<double> tripOf(const LoopInfo *L, ASTContext &Ctx) {
-  return L->S ? constantTripCount(L->S, Ctx) : std::nullopt;
+std::optional<double> tripOf(const LoopInfo *L, ASTContext &Ctx,
+                             const ParamValues *Params = nullptr) {
+  return L->S ? constantTripCount(L->S, Ctx, Params) : std::nullopt;
 }
 
 /// How many times a site runs, from the loops around it (innermost first)
@@ -165,14 +166,16 @@ public:
   ProgramRuns(const RegionModel &Regions, ASTContext &Ctx)
       : Regions(Regions), Ctx(Ctx), Nodes(Regions.functions()),
         Callers(Nodes.size()), State(Nodes.size(), Unvisited),
-        Memo(Nodes.size()) {
+        RegionState(Nodes.size(), Unvisited), Memo(Nodes.size()),
+        RegionMemo(Nodes.size()) {
     for (unsigned I = 0; I < Nodes.size(); ++I) {
       const std::vector<CallSite> &Calls = Nodes[I].Calls;
       for (unsigned C = 0; C < Calls.size(); ++C) {
-        // `f(x)` after `auto f = compile(g)` is an edge to g; when the TU
-        // also has the body of what compile() returned, that body's call
-        // of g is counted instead, not both.
-        if (llvm::StringRef(Calls[C].Through).ends_with("(...)") &&
+        // `f(x)` after `auto f = compile(g)` is an edge to g, through f
+        // and through compile(...); when the TU also has the body of what
+        // f calls directly (compile()'s closure), that body's call of g is
+        // counted instead, not all of them.
+        if (!Calls[C].Through.empty() &&
             llvm::any_of(Calls, [&](const CallSite &O) {
               return O.Site == Calls[C].Site && O.Through.empty() &&
                      O.Callee != Calls[C].Callee && !O.IsLambdaDefinition;
@@ -183,9 +186,11 @@ public:
     }
   }
 
-  /// Runs of \p Site per call of its function \p Node.
+  /// Runs of \p Site per call of its function \p Node (whose parameters
+  /// have \p Params, when known).
   std::optional<RunCount> perCall(unsigned Node, const Stmt *Site,
-                                  SourceLocation Loc) const {
+                                  SourceLocation Loc,
+                                  const ParamValues *Params = nullptr) const {
     const FunctionNode &N = Nodes[Node];
     const CFGBlock *B = N.Flow && Site ? N.Flow->blockOf(Site) : nullptr;
     if (B && !N.Flow->reachable(B))
@@ -199,7 +204,7 @@ public:
         C.Bound |= !V.Freq.OnceWhy.empty();
         continue;
       }
-      std::optional<double> T = tripOf(V.Loop, Ctx);
+      std::optional<double> T = tripOf(V.Loop, Ctx, Params);
       if (!T)
         return std::nullopt;
       C.N *= *T * V.Freq.PerIteration;
@@ -217,34 +222,57 @@ public:
     return C;
   }
 
-  /// Calls of function \p Node in one run of the program.
-  std::optional<RunCount> of(unsigned Node) {
+  /// Calls of function \p Node in one run of the program; with \p InRegion,
+  /// only those made inside a compiled region (a helper called from a
+  /// region and from plain code breaks only in the first).
+  std::optional<RunCount> of(unsigned Node, bool InRegion = false) {
+    std::vector<Visit> &State = InRegion ? RegionState : this->State;
+    std::vector<std::optional<RunCount>> &Memo =
+        InRegion ? RegionMemo : this->Memo;
     if (State[Node] == Done)
       return Memo[Node];
     if (State[Node] == InProgress)
       return std::nullopt; // recursion
+    if (InRegion && Nodes[Node].IsRegionRoot)
+      return of(Node, false);
     State[Node] = InProgress;
     std::optional<RunCount> Total;
     if (Nodes[Node].FD->isMain()) {
       State[Node] = Done;
-      return Memo[Node] = RunCount{1, false};
+      return Memo[Node] = RunCount{InRegion ? 0.0 : 1.0, false};
     }
     for (auto [Caller, Call] : Callers[Node]) {
       const CallSite &CS = Nodes[Caller].Calls[Call];
       if (CS.IsLambdaDefinition && CS.IteratedBy.empty())
         continue; // defining a lambda does not run it
+      // A caller nothing in the TU calls (compile()'s closure, invoked by
+      // the std::function holding it) adds nothing when the callee has
+      // callers that are counted (the holder's call resolves to it).
+      if (Callers[Caller].empty() && !Nodes[Caller].FD->isMain() &&
+          llvm::any_of(Callers[Node], [&](std::pair<unsigned, unsigned> O) {
+            return !Nodes[O.first].Calls[O.second].IsLambdaDefinition &&
+                   (!Callers[O.first].empty() || Nodes[O.first].FD->isMain());
+          }))
+        continue;
       std::optional<RunCount> Outer =
-          CS.IteratedBy.empty() ? of(Caller) : std::nullopt;
+          CS.IteratedBy.empty() ? of(Caller, InRegion) : std::nullopt;
       std::optional<RunCount> Per =
           Outer ? perCall(Caller, CS.Site, CS.Loc) : std::nullopt;
-      if (!Per) {
+      std::optional<RunCount> Via =
+          Per ? RunCount{Outer->N * Per->N, Outer->Bound || Per->Bound}
+              : std::optional<RunCount>();
+      // A loop bounded by a parameter (`for (i = 0; i < n; ++i)`): count
+      // it at each call of the caller, with that call's constant arguments.
+      if (Outer && !Per)
+        Via = throughCallers(Caller, CS, InRegion);
+      if (!Via) {
         Total.reset();
         break;
       }
       if (!Total)
         Total = RunCount{0, false};
-      Total->N += Outer->N * Per->N;
-      Total->Bound |= Outer->Bound || Per->Bound;
+      Total->N += Via->N;
+      Total->Bound |= Via->Bound;
     }
     State[Node] = Done;
     Memo[Node] = Total;
@@ -252,13 +280,56 @@ public:
   }
 
 private:
+  /// Runs of the call \p CS in \p Fn, summed over the calls of \p Fn, each
+  /// with its constant arguments bound to \p Fn's parameters.
+  std::optional<RunCount> throughCallers(unsigned Fn, const CallSite &CS,
+                                         bool InRegion) {
+    const FunctionDecl *FD = Nodes[Fn].FD;
+    if (FD->param_empty() || Nodes[Fn].IsRegionRoot || FD->isMain())
+      return std::nullopt;
+    std::optional<RunCount> Total;
+    for (auto [Caller, Call] : Callers[Fn]) {
+      const CallSite &In = Nodes[Caller].Calls[Call];
+      if (In.IsLambdaDefinition)
+        continue;
+      const auto *CE = dyn_cast_or_null<CallExpr>(In.Site);
+      if (!CE || !In.IteratedBy.empty())
+        return std::nullopt;
+      // A member operator call passes the object first.
+      unsigned Shift =
+          isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+      ParamValues Params;
+      for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+        if (I + Shift >= CE->getNumArgs())
+          break;
+        Expr::EvalResult R;
+        const Expr *Arg = CE->getArg(I + Shift);
+        if (!Arg->isValueDependent() && Arg->EvaluateAsInt(R, Ctx))
+          if (std::optional<int64_t> V = R.Val.getInt().tryExtValue())
+            Params[FD->getParamDecl(I)] = *V;
+      }
+      std::optional<RunCount> Outer = of(Caller, InRegion);
+      std::optional<RunCount> Calls =
+          Outer ? perCall(Caller, In.Site, In.Loc) : std::nullopt;
+      std::optional<RunCount> Per =
+          Calls ? perCall(Fn, CS.Site, CS.Loc, &Params) : std::nullopt;
+      if (!Per)
+        return std::nullopt;
+      if (!Total)
+        Total = RunCount{0, false};
+      Total->N += Outer->N * Calls->N * Per->N;
+      Total->Bound |= Outer->Bound || Calls->Bound || Per->Bound;
+    }
+    return Total;
+  }
+
   enum Visit : uint8_t { Unvisited, InProgress, Done };
   const RegionModel &Regions;
   ASTContext &Ctx;
   const std::vector<FunctionNode> &Nodes;
   std::vector<std::vector<std::pair<unsigned, unsigned>>> Callers;
-  std::vector<Visit> State;
-  std::vector<std::optional<RunCount>> Memo;
+  std::vector<Visit> State, RegionState;
+  std::vector<std::optional<RunCount>> Memo, RegionMemo;
 };
 
 } // namespace
@@ -412,7 +483,9 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       E.CallFirstLine = SM.getExpansionLineNumber(S.Call->getBeginLoc());
       E.CallLastLine = SM.getExpansionLineNumber(S.Call->getEndLoc());
     }
-    if (std::optional<RunCount> Calls = Runs.of(S.Node))
+    // A break happens only on the calls made inside a region.
+    if (std::optional<RunCount> Calls =
+            Runs.of(S.Node, F.RuleId == "seam-graph-break"))
       if (std::optional<RunCount> Per =
               Runs.perCall(S.Node, S.Call, S.Match.Loc)) {
         E.RunExecutions = Calls->N * Per->N;

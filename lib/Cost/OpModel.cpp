@@ -40,16 +40,23 @@ static const Expr *strip(const Expr *E) {
   return stripValue(E, /*Copies=*/true);
 }
 
-static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx) {
+static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx,
+                                       const ParamValues *Params = nullptr) {
   if (!E || E->isValueDependent())
     return std::nullopt;
   Expr::EvalResult R;
   if (E->EvaluateAsInt(R, Ctx))
     return R.Val.getInt().tryExtValue(); // none when it needs > 64 bits
+  if (Params)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        if (auto It = Params->find(PV); It != Params->end())
+          return It->second;
   return std::nullopt;
 }
 
-std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
+std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
+                                        const ParamValues *Params) {
   if (const auto *For = dyn_cast<ForStmt>(Loop)) {
     // for (T i = A; i < B; ++i / i++ / i += C)
     const VarDecl *IV = nullptr;
@@ -57,7 +64,7 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
         DS && DS->isSingleDecl())
       if ((IV = dyn_cast<VarDecl>(DS->getSingleDecl())))
-        Start = intValue(IV->getInit(), Ctx);
+        Start = intValue(IV->getInit(), Ctx, Params);
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(
         For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
     if (!IV || !Start || !Cond)
@@ -69,10 +76,14 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
     std::optional<int64_t> End;
     BinaryOperatorKind Op = Cond->getOpcode();
     if (IsIV(Cond->getLHS())) {
-      End = intValue(Cond->getRHS(), Ctx);
+      End = intValue(Cond->getRHS(), Ctx, Params);
     } else if (IsIV(Cond->getRHS())) {
-      End = intValue(Cond->getLHS(), Ctx);
-      Op = Op == BO_GT ? BO_LT : Op == BO_GE ? BO_LE : Op;
+      End = intValue(Cond->getLHS(), Ctx, Params);
+      Op = Op == BO_GT   ? BO_LT
+           : Op == BO_GE ? BO_LE
+           : Op == BO_LT ? BO_GT
+           : Op == BO_LE ? BO_GE
+                         : Op;
     }
     if (!End)
       return std::nullopt;
@@ -80,11 +91,23 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx) {
     const Expr *Inc =
         For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
     if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
-        U && U->isIncrementOp() && IsIV(U->getSubExpr()))
-      Step = 1;
+        U && IsIV(U->getSubExpr()))
+      Step = U->isIncrementOp() ? 1 : -1;
     else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc);
-             C && C->getOpcode() == BO_AddAssign && IsIV(C->getLHS()))
-      Step = intValue(C->getRHS(), Ctx).value_or(0);
+             C && IsIV(C->getLHS()) &&
+             (C->getOpcode() == BO_AddAssign ||
+              C->getOpcode() == BO_SubAssign))
+      Step = intValue(C->getRHS(), Ctx).value_or(0) *
+             (C->getOpcode() == BO_SubAssign ? -1 : 1);
+    if (Step < 0) {
+      // Counting down: for (i = A; i > B; --i) or i >= B, i -= C.
+      double Span = static_cast<double>(*Start) - static_cast<double>(*End);
+      if (Op == BO_GE)
+        Span += 1;
+      else if (Op != BO_GT && Op != BO_NE)
+        return std::nullopt;
+      return Span <= 0 ? 0.0 : std::ceil(Span / -static_cast<double>(Step));
+    }
     if (Step <= 0)
       return std::nullopt;
     // In double: bounds near INT64_MIN/MAX must not overflow.

@@ -42,10 +42,15 @@ using ShapeHints = std::map<std::string, double>;
 std::optional<std::string>
 parseShapeHint(llvm::StringRef Text, const ApiModel &Api, ShapeHints &Hints);
 
+/// Values of a function's parameters at one call (the constant arguments).
+using ParamValues = llvm::DenseMap<const clang::ParmVarDecl *, int64_t>;
+
 /// Trip count of a loop with constant bounds (`for (int i = 0; i < 100;
-/// ++i)`, `c10::irange(8)`); nullopt otherwise.
+/// ++i)`, `c10::irange(8)`, counting down too); nullopt otherwise. With
+/// \p Params, a bound that is one of those parameters counts as its value.
 std::optional<double> constantTripCount(const clang::Stmt *Loop,
-                                        clang::ASTContext &Ctx);
+                                        clang::ASTContext &Ctx,
+                                        const ParamValues *Params = nullptr);
 
 class OpModel {
 public:

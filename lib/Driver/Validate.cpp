@@ -60,8 +60,9 @@ struct Predicted {
   std::set<std::string> Rules;
   std::string Api;
   /// Executions in one run, summed over the calls on the line; nullopt
-  /// when some count is unknown.
-  std::optional<double> Executions = 0.0;
+  /// when some count is unknown. BreakRuns and SyncRuns: of those, the ones
+  /// that break (inside a region) and that sync.
+  std::optional<double> Executions = 0.0, BreakRuns = 0.0, SyncRuns = 0.0;
   bool Bound = false;
   bool Breaks = false, Syncs = false;
   /// Device idle per execution (the costliest call on the line).
@@ -93,9 +94,14 @@ struct Row {
 
 std::vector<Predicted> predictions(const Report &R) {
   std::map<std::tuple<std::string, unsigned, bool>, Predicted> ByLine;
-  // One call may carry several results (a break and a sync).
-  std::map<std::tuple<std::string, unsigned, unsigned>, const Finding *>
-      Counted;
+  // One call may carry a break and a sync: per call (line and column), the
+  // runs of each.
+  struct Call {
+    Predicted *Line;
+    std::optional<double> Break, Sync;
+    bool HasBreak = false, HasSync = false, Bound = false;
+  };
+  std::map<std::tuple<std::string, unsigned, unsigned>, Call> Calls;
   for (const Finding &F : R.Findings) {
     if (F.RuleId != "seam-graph-break" && F.RuleId != "seam-host-sync" &&
         F.RuleId != "seam-capture-sync")
@@ -119,16 +125,29 @@ std::vector<Predicted> predictions(const Report &R) {
     P.Syncs |= !IsBreak;
     if (!IsBreak && F.Cost)
       P.Idle = std::max(P.Idle.value_or(0), F.Cost->IdleMicrosPerExecution);
-    if (!Counted.emplace(std::make_tuple(File, F.Where.Line, F.Where.Column), &F)
-             .second)
-      continue;
     P.Columns.insert(F.Where.Column);
-    if (F.Cost && F.Cost->RunExecutions && P.Executions) {
-      *P.Executions += *F.Cost->RunExecutions;
-      P.Bound |= F.Cost->RunExecutionsBound;
-    } else {
-      P.Executions.reset();
-    }
+    Call &C = Calls[{File, F.Where.Line, F.Where.Column}];
+    C.Line = &P;
+    std::optional<double> Runs =
+        F.Cost ? F.Cost->RunExecutions : std::optional<double>();
+    C.Bound |= F.Cost && F.Cost->RunExecutionsBound;
+    (IsBreak ? C.HasBreak : C.HasSync) = true;
+    (IsBreak ? C.Break : C.Sync) = Runs;
+  }
+  auto Add = [](std::optional<double> &To, std::optional<double> V) {
+    if (To && V)
+      *To += *V;
+    else
+      To.reset();
+  };
+  for (auto &[Key, C] : Calls) {
+    Predicted &P = *C.Line;
+    P.Bound |= C.Bound;
+    // The sync's count covers every run; a break's only those in a region.
+    std::optional<double> Exec = C.HasSync ? C.Sync : C.Break;
+    Add(P.Executions, Exec);
+    Add(P.BreakRuns, C.HasBreak ? C.Break : std::optional<double>(0.0));
+    Add(P.SyncRuns, C.HasSync ? C.Sync : std::optional<double>(0.0));
   }
   for (const SummaryRow &S : R.Summary) {
     if (S.Kind != "region")
@@ -253,8 +272,10 @@ void compare(Row &R, double Tol) {
   if (P.Executions) {
     Count("executions", *P.Executions, M.Executions);
     if (!P.Region) {
-      Count("graph_breaks", P.Breaks ? *P.Executions : 0, M.Breaks);
-      Count("syncs", P.Syncs ? *P.Executions : 0, M.Syncs);
+      if (P.BreakRuns)
+        Count("graph_breaks", *P.BreakRuns, M.Breaks);
+      if (P.SyncRuns)
+        Count("syncs", *P.SyncRuns, M.Syncs);
     } else {
       Count("pieces", *P.Executions * P.PiecesPerCall, M.RegionPieces);
     }
@@ -348,9 +369,12 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
       OS << "\n";
       continue;
     }
-    std::string BreaksPred =
-        P.Executions ? (P.Breaks ? predCount(P) : "0") : "?";
-    std::string SyncsPred = P.Executions ? (P.Syncs ? predCount(P) : "0") : "?";
+    auto Runs = [&](std::optional<double> V) {
+      return V ? (P.Bound && *V > 0 ? "<=" : "") + fmt(std::round(*V), "%.0f")
+               : std::string("?");
+    };
+    std::string BreaksPred = Runs(P.BreakRuns);
+    std::string SyncsPred = Runs(P.SyncRuns);
     std::string IdlePred = P.Idle ? fmt(*P.Idle) : "-";
     std::string IdleMeas = M.IdleSamples ? fmt(M.IdleMedian) : "-";
     OS << pad(Pair(BreaksPred, std::to_string(M.Breaks)) + Mark("graph_breaks"),
@@ -421,15 +445,11 @@ nlohmann::json toJson(const std::vector<Row> &Rows, const ValidateOptions &Opts,
                                          *P.Executions * P.PiecesPerCall))
                                    : nlohmann::json();
       } else {
-        J["graph_breaks"] = P.Executions
-                                ? nlohmann::json(P.Breaks
-                                                     ? std::round(*P.Executions)
-                                                     : 0.0)
-                                : nlohmann::json();
-        J["syncs"] =
-            P.Executions
-                ? nlohmann::json(P.Syncs ? std::round(*P.Executions) : 0.0)
-                : nlohmann::json();
+        auto Count = [](std::optional<double> V) {
+          return V ? nlohmann::json(std::round(*V)) : nlohmann::json();
+        };
+        J["graph_breaks"] = Count(P.BreakRuns);
+        J["syncs"] = Count(P.SyncRuns);
         J["idle_per_execution_us"] =
             P.Idle ? nlohmann::json(*P.Idle) : nlohmann::json();
       }

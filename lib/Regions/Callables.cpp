@@ -129,6 +129,13 @@ void CallableFlow::flowInto(const ValueDecl *To, const Expr *From) {
              isStdCall(Call, {"bind", "bind_front", "bind_back", "mem_fn"})) {
     flowInto(To, Call->getArg(0));
     return;
+  } else if (const auto *Call = dyn_cast<CallExpr>(E);
+             Api && Call && Call->getNumArgs() >= 1 &&
+             (Api->isCompileFunction(Call->getDirectCallee()) ||
+              Api->isTransform(Call->getDirectCallee()))) {
+    // compile(f) and grad(f) return something that runs f.
+    flowInto(To, Call->getArg(0));
+    return;
   } else {
     const Expr *F = E;
     if (const auto *UO = dyn_cast<UnaryOperator>(F);
@@ -239,7 +246,9 @@ void CallableFlow::scan(const FunctionDecl *FD) {
 }
 
 CallableFlow::CallableFlow(ASTContext &Ctx,
-                           const std::vector<const FunctionDecl *> &Bodies) {
+                           const std::vector<const FunctionDecl *> &Bodies,
+                           const ApiModel *Api)
+    : Api(Api) {
   for (const FunctionDecl *FD : Bodies)
     scan(FD);
   // Globals and static members initialized with callables.

@@ -22,6 +22,8 @@
 
 namespace seam {
 
+class ApiModel;
+
 /// Looks through the wrappers a callable travels in: what stripValue()
 /// removes (casts, temporaries, std::function's converting constructor),
 /// and std::move, std::forward, std::ref and std::cref.
@@ -31,8 +33,11 @@ class CallableFlow {
 public:
   /// Scans \p Bodies (user functions of the TU) for callable flows and
   /// closes them to a fixpoint.
+  /// With \p Api, what a compile or transform function returns (`auto g =
+  /// compile(f)`, held in a std::function) counts as holding its argument.
   CallableFlow(clang::ASTContext &Ctx,
-               const std::vector<const clang::FunctionDecl *> &Bodies);
+               const std::vector<const clang::FunctionDecl *> &Bodies,
+               const ApiModel *Api = nullptr);
 
   /// The holder a call goes through (a variable, parameter, member or
   /// container of callables), or null for a direct call.
@@ -49,6 +54,7 @@ private:
 
   using TargetSet = llvm::SmallSetVector<const clang::FunctionDecl *, 4>;
   llvm::DenseMap<const clang::ValueDecl *, TargetSet> Targets;
+  const ApiModel *Api = nullptr;
   /// Holder-to-holder flows (`g = f`, passing a parameter on).
   std::vector<std::pair<const clang::ValueDecl *, const clang::ValueDecl *>>
       Edges;

@@ -176,7 +176,7 @@ RegionModel::RegionModel(ASTContext &Ctx, const ApiModel &Api,
   std::vector<const FunctionDecl *> Bodies;
   for (const FunctionNode &N : Nodes)
     Bodies.push_back(N.FD);
-  Callables = std::make_unique<CallableFlow>(Ctx, Bodies);
+  Callables = std::make_unique<CallableFlow>(Ctx, Bodies, &Api);
   for (unsigned I = 0; I < Nodes.size(); ++I)
     scanBody(I);
   findRoots(Opts);
