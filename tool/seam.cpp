@@ -354,9 +354,9 @@ int main(int Argc, char **Argv) {
                        "over the compile database with -p)");
   Validate->add_option("-p,--build-dir", Valid.Check.Frontend.BuildDir,
                        "Directory holding compile_commands.json");
-  Validate->add_flag(
-      "--run", "The program to run, then its arguments: everything after "
-               "--run up to '--' (required; its stdout goes to stderr)");
+  Validate->add_flag("--run",
+                     "The program to run, then its arguments: everything after "
+                     "--run up to '--' (required; its stdout goes to stderr)");
   Validate->add_option(
       "--tolerance", ValidTolerance,
       "Exit 1 unless every count matches exactly and every device idle "
@@ -383,9 +383,10 @@ int main(int Argc, char **Argv) {
                        "idle, host waits, each sync labelled with its line");
   Validate->add_option("--rules", Valid.Check.RulePacks,
                        "Load an extra rule pack (as for check). Repeatable");
-  Validate->add_option("--calibration-repetitions", Valid.CalibrationReps,
-                       "Timed runs per measurement of the profile measured "
-                       "before the run. Default: 300")
+  Validate
+      ->add_option("--calibration-repetitions", Valid.CalibrationReps,
+                   "Timed runs per measurement of the profile measured "
+                   "before the run. Default: 300")
       ->check(CLI::Range(11, 1000000));
 
   try {
@@ -443,7 +444,8 @@ int main(int Argc, char **Argv) {
                           "validate ");
     }
     if (Valid.Check.Files.empty() && Valid.Check.Frontend.BuildDir.empty())
-      return usageError("validate needs the program's source files", "validate ");
+      return usageError("validate needs the program's source files",
+                        "validate ");
     Valid.Json = ValidFormat == "json";
     Valid.Check.Frontend.HasExtraArgs = SawDashDash;
     Valid.Check.Frontend.ExtraArgs = Extra;

@@ -258,8 +258,8 @@ std::vector<SiteStats> site_stats();
 
 /// One cost-model parameter measured on this process's device.
 struct Measurement {
-  std::string name; ///< the profile's key, e.g. "sync_roundtrip_us"
-  double value = 0; ///< the median run
+  std::string name;  ///< the profile's key, e.g. "sync_roundtrip_us"
+  double value = 0;  ///< the median run
   double spread = 0; ///< interquartile range over the median
   int runs = 0;
   std::string how; ///< what was measured

@@ -5,8 +5,8 @@
 #include "Hazards/SourcePoint.h"
 
 #include <cmath>
-#include <functional>
 #include <cstdio>
+#include <functional>
 #include <map>
 
 using namespace clang;
@@ -419,8 +419,8 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
         Launches.push_back({L, nullptr});
     };
     Walk(Scope);
-    SourceLocation Here = SM.getExpansionLoc(S.Call ? S.Call->getEndLoc()
-                                                    : S.Match.Loc);
+    SourceLocation Here =
+        SM.getExpansionLoc(S.Call ? S.Call->getEndLoc() : S.Match.Loc);
     const Launch *Next = nullptr;
     for (const Launch &L : Launches)
       if (SM.isBeforeInTranslationUnit(Here, L.Loc)) {
@@ -542,14 +542,17 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       // A host sync or a capture sync: the device idles for a round trip,
       // the host's resume (recording and launching the next work) and the
       // next launch.
-      E.IdleMicrosPerExecution = P.SyncRoundtripUs.Value +
-                                 P.HostResumeUs.Value + P.LaunchLatencyUs.Value;
+      bool Break = C.Region && P.HasBreakResume;
+      E.IdleMicrosPerExecution =
+          P.SyncRoundtripUs.Value +
+          (Break ? P.BreakResumeUs.Value : P.HostResumeUs.Value) +
+          P.LaunchLatencyUs.Value;
       if (std::optional<unsigned> Next = nextLaunchOps(S, C))
-        E.IdleMicrosPerExecution = std::max(
-            P.SyncRoundtripUs.Value + P.LaunchLatencyUs.Value,
-            E.IdleMicrosPerExecution +
-                P.HostOpUs.Value * (double(*Next) - ResumeOps));
-      if (C.Region)
+        E.IdleMicrosPerExecution =
+            std::max(P.SyncRoundtripUs.Value + P.LaunchLatencyUs.Value,
+                     E.IdleMicrosPerExecution +
+                         P.HostOpUs.Value * (double(*Next) - ResumeOps));
+      if (C.Region && !Break)
         E.IdleMicrosPerExecution += P.RegionEntryUs.Value;
       // A data-dependent selection then runs on the host, in proportion to
       // its input, before the device gets more work.

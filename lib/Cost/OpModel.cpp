@@ -95,8 +95,7 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
       Step = U->isIncrementOp() ? 1 : -1;
     else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc);
              C && IsIV(C->getLHS()) &&
-             (C->getOpcode() == BO_AddAssign ||
-              C->getOpcode() == BO_SubAssign))
+             (C->getOpcode() == BO_AddAssign || C->getOpcode() == BO_SubAssign))
       Step = intValue(C->getRHS(), Ctx).value_or(0) *
              (C->getOpcode() == BO_SubAssign ? -1 : 1);
     if (Step < 0) {

@@ -46,7 +46,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"region_entry_us", &DeviceProfile::RegionEntryUs},
       {"memory_bandwidth_gbps", &DeviceProfile::MemoryBandwidthGBps},
       {"host_select_us_per_mib", &DeviceProfile::HostSelectUsPerMiB},
-      {"host_op_us", &DeviceProfile::HostOpUs}};
+      {"host_op_us", &DeviceProfile::HostOpUs},
+      {"break_resume_us", &DeviceProfile::BreakResumeUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -57,9 +58,9 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
   for (const Field &F : Fields) {
     std::string Where = std::string("'parameters.") + F.Key + "'";
     auto It = Params.find(F.Key);
-    if (It == Params.end() &&
-        (F.Member == &DeviceProfile::HostSelectUsPerMiB ||
-         F.Member == &DeviceProfile::HostOpUs)) {
+    if (It == Params.end() && (F.Member == &DeviceProfile::HostSelectUsPerMiB ||
+                               F.Member == &DeviceProfile::HostOpUs ||
+                               F.Member == &DeviceProfile::BreakResumeUs)) {
       P.*F.Member = {0, "not in this profile"};
       continue;
     }
@@ -80,6 +81,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
     if (V > 1e9)
       return fail(Path, Where + ": value must be at most 1e9");
     P.*F.Member = {V, (*It)["source"].get<std::string>()};
+    if (F.Member == &DeviceProfile::BreakResumeUs)
+      P.HasBreakResume = true;
   }
   return P;
 }

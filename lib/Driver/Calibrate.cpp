@@ -27,8 +27,8 @@ nlohmann::json profileFrom(const std::vector<seam::rt::Measurement> &Ms,
                       {"spread", std::round(M.spread * 1000) / 1000}};
     // Latencies of a few microseconds move with the machine's load; say so
     // when the runs disagreed too much for the median to mean much.
-    bool Latency = M.name != "memory_bandwidth_gbps" &&
-                   M.name != "host_select_us_per_mib";
+    bool Latency =
+        M.name != "memory_bandwidth_gbps" && M.name != "host_select_us_per_mib";
     if (Latency && M.spread > 0.5)
       Warnings.push_back(M.name + " varied by " +
                          std::to_string(int(M.spread * 100)) +

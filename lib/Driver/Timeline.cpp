@@ -79,9 +79,9 @@ std::optional<std::string> writeTimeline(const std::string &TracePath,
   for (const Span &S : Host) {
     if (S.Cat != "sync")
       continue;
-    auto Next = std::lower_bound(
-        Device.begin(), Device.end(), S.End,
-        [](const Span &D, double T) { return D.Begin < T; });
+    auto Next =
+        std::lower_bound(Device.begin(), Device.end(), S.End,
+                         [](const Span &D, double T) { return D.Begin < T; });
     if (Next == Device.end())
       continue;
     double From = Next == Device.begin() ? S.End : std::prev(Next)->End;
@@ -91,12 +91,11 @@ std::optional<std::string> writeTimeline(const std::string &TracePath,
   if (IdleByLine.empty())
     return "--timeline: the run made no sync followed by device work, so "
            "there is no idle to draw";
-  std::string Line =
-      std::max_element(IdleByLine.begin(), IdleByLine.end(),
-                       [](const auto &A, const auto &B) {
-                         return A.second < B.second;
-                       })
-          ->first;
+  std::string Line = std::max_element(IdleByLine.begin(), IdleByLine.end(),
+                                      [](const auto &A, const auto &B) {
+                                        return A.second < B.second;
+                                      })
+                         ->first;
   // Three syncs from the middle of the run: past the warm-up's compiles.
   const std::vector<Gap> &G = Gaps[Line];
   size_t First = G.size() > 3 ? (G.size() - 3) / 2 : 0;
@@ -144,8 +143,9 @@ std::optional<std::string> writeTimeline(const std::string &TracePath,
     OS << "<rect x=\"" << num(X0) << "\" y=\"" << DevY - 4 << "\" width=\""
        << num(X1 - X0) << "\" height=\"" << LaneH + 8
        << "\" fill=\"#d62728\" fill-opacity=\"0.35\" stroke=\"#d62728\"/>\n";
-    OS << "<text x=\"" << num(X0) << "\" y=\"" << DevY + LaneH + 22 + 14 * (I - First)
-       << "\" fill=\"#d62728\">idle " << num(Gp.To - Gp.From) << " us after "
+    OS << "<text x=\"" << num(X0) << "\" y=\""
+       << DevY + LaneH + 22 + 14 * (I - First) << "\" fill=\"#d62728\">idle "
+       << num(Gp.To - Gp.From) << " us after "
        << escape(Gp.Sync->Name.substr(Gp.Sync->Name.find(':') + 2))
        << "</text>\n";
   }

@@ -1,4 +1,5 @@
-//===- Timeline.h - `seam validate --timeline`: the idle a sync costs, drawn ===//
+//===- Timeline.h - `seam validate --timeline`: the idle a sync costs, drawn
+//===//
 //
 // Reads the Chrome trace a seam::rt run wrote (SEAM_RT_TRACE) and draws a
 // window of it as SVG: the device's kernels and copies, the host's waits

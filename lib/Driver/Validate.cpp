@@ -79,8 +79,8 @@ struct Measured {
   unsigned Line = 0;
   bool Region = false;
   std::set<std::string> Apis;
-  int64_t Executions = 0, Syncs = 0, Breaks = 0, Pieces = 0,
-          RegionPieces = 0, Compiles = 0, Recompiles = 0, IdleSamples = 0;
+  int64_t Executions = 0, Syncs = 0, Breaks = 0, Pieces = 0, RegionPieces = 0,
+          Compiles = 0, Recompiles = 0, IdleSamples = 0;
   double HostWait = 0, Idle = 0, IdleMedian = 0;
 };
 
@@ -256,8 +256,8 @@ void compare(Row &R, double Tol) {
     return;
   }
   if (!R.M) {
-    R.Status = R.P->Executions && *R.P->Executions > 0.5 ? "never-ran"
-                                                          : "unchecked";
+    R.Status =
+        R.P->Executions && *R.P->Executions > 0.5 ? "never-ran" : "unchecked";
     if (R.Status == "never-ran")
       R.Outside.push_back("executions");
     return;
@@ -381,8 +381,7 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
               13)
        << pad(Pair(SyncsPred, std::to_string(M.Syncs)) + Mark("syncs"), 13)
        << pad(std::to_string(M.Pieces), 13)
-       << pad(Pair(IdlePred, IdleMeas) + " us" +
-                  Mark("idle_per_execution_us"),
+       << pad(Pair(IdlePred, IdleMeas) + " us" + Mark("idle_per_execution_us"),
               20)
        << (R.IdleRatio ? fmt(*R.IdleRatio, "%.2f") : "-") << "\n";
   }
@@ -403,8 +402,8 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
   if (!NeverRan.empty()) {
     OS << "predicted, but never ran:\n";
     for (const Row *R : NeverRan)
-      OS << "  " << R->P->File << ":" << R->P->Line << ": " << R->P->Api
-         << " (" << rulesText(*R->P) << ", " << predCount(*R->P)
+      OS << "  " << R->P->File << ":" << R->P->Line << ": " << R->P->Api << " ("
+         << rulesText(*R->P) << ", " << predCount(*R->P)
          << (predCount(*R->P) == "1" ? " run" : " runs") << " predicted)\n";
   }
   OS << "idle/run: Seam's estimate of the device idle per execution against "
@@ -417,7 +416,8 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
 nlohmann::json toJson(const std::vector<Row> &Rows, const ValidateOptions &Opts,
                       const std::string &ProfileName,
                       const std::string &ProfileSource,
-                      const nlohmann::json &Totals, const std::string &Verdict) {
+                      const nlohmann::json &Totals,
+                      const std::string &Verdict) {
   nlohmann::json Sites = nlohmann::json::array();
   for (const Row &R : Rows) {
     nlohmann::json S;
@@ -441,9 +441,10 @@ nlohmann::json toJson(const std::vector<Row> &Rows, const ValidateOptions &Opts,
       if (Region) {
         J["region"] = P.Name;
         J["pieces_per_call"] = P.PiecesPerCall;
-        J["pieces"] = P.Executions ? nlohmann::json(std::round(
-                                         *P.Executions * P.PiecesPerCall))
-                                   : nlohmann::json();
+        J["pieces"] =
+            P.Executions
+                ? nlohmann::json(std::round(*P.Executions * P.PiecesPerCall))
+                : nlohmann::json();
       } else {
         auto Count = [](std::optional<double> V) {
           return V ? nlohmann::json(std::round(*V)) : nlohmann::json();
@@ -477,8 +478,8 @@ nlohmann::json toJson(const std::vector<Row> &Rows, const ValidateOptions &Opts,
     }
     S["status"] = R.Status;
     S["outside"] = R.Outside;
-    S["idle_ratio"] = R.IdleRatio ? nlohmann::json(*R.IdleRatio)
-                                  : nlohmann::json();
+    S["idle_ratio"] =
+        R.IdleRatio ? nlohmann::json(*R.IdleRatio) : nlohmann::json();
     Sites.push_back(std::move(S));
   }
   nlohmann::json J;
@@ -557,22 +558,20 @@ int runValidate(const ValidateOptions &Opts) {
   std::optional<llvm::StringRef> Redirects[] = {
       std::nullopt, llvm::StringRef(OutPath), std::nullopt};
   std::string ErrMsg;
-  int Status = llvm::sys::ExecuteAndWait(*Exe, Argv, EnvRefs, Redirects, 0, 0,
-                                         &ErrMsg);
+  int Status =
+      llvm::sys::ExecuteAndWait(*Exe, Argv, EnvRefs, Redirects, 0, 0, &ErrMsg);
   if (auto Out = llvm::MemoryBuffer::getFile(OutPath))
     llvm::errs() << (*Out)->getBuffer();
   if (Status != 0)
     return fail("'" + Opts.Run.front() + "' failed (" +
-                (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) +
-                ")");
+                (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) + ")");
   auto Buf = llvm::MemoryBuffer::getFile(ReportPath);
   if (!Buf)
     return fail("'" + Opts.Run.front() +
                 "' wrote no seam::rt site report (is it linked against "
                 "seam::rt, and does it exit normally?)");
-  nlohmann::json J = nlohmann::json::parse((*Buf)->getBuffer().begin(),
-                                           (*Buf)->getBuffer().end(), nullptr,
-                                           false);
+  nlohmann::json J = nlohmann::json::parse(
+      (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
   llvm::Expected<std::vector<Measured>> Ms = measurements(J);
   if (!Ms)
     return fail("the site report of '" + Opts.Run.front() +
@@ -586,8 +585,7 @@ int runValidate(const ValidateOptions &Opts) {
                   "' holds no calibration (a seam::rt older than this seam?); "
                   "give --profile");
     std::vector<seam::rt::Measurement> Cal;
-    for (auto It = J["calibration"].begin(); It != J["calibration"].end();
-         ++It)
+    for (auto It = J["calibration"].begin(); It != J["calibration"].end(); ++It)
       Cal.push_back({It.key(), It->value("value", 0.0),
                      It->value("spread", 0.0), It->value("runs", 0),
                      It->value("how", "")});

@@ -81,7 +81,7 @@ struct FunctionNode {
   std::vector<CallSite> Calls;
 
   bool IsRegionRoot = false;
-  std::string RegionWhy;  ///< "annotated", "matches --region '...'", ...
+  std::string RegionWhy; ///< "annotated", "matches --region '...'", ...
   /// The first compile(...) call that made it a region root, if one did.
   clang::SourceLocation CompiledAt;
   bool IsHotRoot = false; ///< a module forward

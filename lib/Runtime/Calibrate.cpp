@@ -14,9 +14,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,7 +41,9 @@ Sample summarize(std::vector<double> T) {
   if (T.empty())
     return S;
   std::sort(T.begin(), T.end());
-  auto At = [&](double Q) { return T[static_cast<size_t>(Q * (T.size() - 1))]; };
+  auto At = [&](double Q) {
+    return T[static_cast<size_t>(Q * (T.size() - 1))];
+  };
   S.Median = At(0.5);
   S.Spread = S.Median > 0 ? (At(0.75) - At(0.25)) / S.Median : 0;
   return S;
@@ -104,8 +106,7 @@ std::vector<Measurement> calibrate(int Repetitions) {
   auto Region = compile([](Tensor X) { return X + 1.0; });
   // What the host does after a sync in region code: record the next
   // region's ops, find it in the cache, launch it.
-  auto Next =
-      compile([](Tensor X) { return relu((X + 1.0) * 2.0 - 3.0); });
+  auto Next = compile([](Tensor X) { return relu((X + 1.0) * 2.0 - 3.0); });
   // A short kernel (about 30 us here) before the sync: the host polls
   // while it runs, then resumes when it ends. (After kernels of a
   // millisecond and more, the host resumes measurably slower: see
@@ -113,11 +114,19 @@ std::vector<Measurement> calibrate(int Repetitions) {
   const int64_t LongElems = int64_t(1) << 16;
   Tensor Mid = randn({LongElems}, kAccel, 3);
   auto Long = compile([](Tensor X) { return relu(X * 1.5 + 0.25).sum(); });
+  // A graph break: the sync, then the host records and launches the
+  // region's next piece (four ops).
+  const SourceSite BreakSite = SourceSite::current();
+  auto Brk = compile([BreakSite](Tensor X) {
+    float V = X.sum().item<float>(BreakSite);
+    return relu((X + double(V)) * 2.0 - 3.0);
+  });
   for (int I = 0; I < 200; ++I) { // warm-up: threads, JIT, caches
     Op();
     Out = Region(One);
     Out = Next(One);
     (void)Long(Mid).item<float>();
+    Out = Brk(Mid);
   }
   synchronize();
 
@@ -146,6 +155,13 @@ std::vector<Measurement> calibrate(int Repetitions) {
     (void)Long(Mid).item<float>(WakeSite);
     Op();
   });
+  const SourceSite CallSite = SourceSite::current();
+  Sample AfterCall = idleMicros(LongReps, CallSite, [&] {
+    (void)Long(Mid).item<float>(CallSite);
+    Out = Next(One);
+  });
+  Sample AfterBreak =
+      idleMicros(LongReps, BreakSite, [&] { Out = Brk(Mid); });
 
   // Host work after a data-dependent selection: the idle after nonzero()
   // on 1M floats, minus the idle after a plain sync.
@@ -171,10 +187,9 @@ std::vector<Measurement> calibrate(int Repetitions) {
   });
   double GBps = (2.0 * Elems * sizeof(float)) / (Pass.Median * 1e-6) / 1e9;
 
-  double Launch = std::max(0.0, OpAndSync.Median - Enqueue.Median -
-                                    SyncIdle.Median);
-  double Wake =
-      std::max(0.0, AfterWait.Median - Enqueue.Median - Launch);
+  double Launch =
+      std::max(0.0, OpAndSync.Median - Enqueue.Median - SyncIdle.Median);
+  double Wake = std::max(0.0, AfterWait.Median - Enqueue.Median - Launch);
 
   auto M = [](const char *Name, double Value, const Sample &S,
               std::string How) {
@@ -185,10 +200,20 @@ std::vector<Measurement> calibrate(int Repetitions) {
         "median device idle after item() behind a running kernel, minus an "
         "eager op's enqueue and launch latency: " +
             us(AfterWait.Median) + " in all"),
-      M("host_resume_us", Resume.Median, Resume,
-        "median host time to record, look up and launch a cached four-op "
-        "compiled region (one eager op's enqueue: " +
-            us(Enqueue.Median) + ")"),
+      M("host_resume_us",
+        std::max(0.0, AfterCall.Median - Wake - Launch), AfterCall,
+        "median device idle after item() when the host's next work is a "
+        "cached four-op compiled call (" +
+            us(AfterCall.Median) +
+            "), minus sync_roundtrip_us and launch_latency_us (the call's "
+            "host time alone: " +
+            us(Resume.Median) + ")"),
+      M("break_resume_us",
+        std::max(0.0, AfterBreak.Median - Wake - Launch), AfterBreak,
+        "median device idle after a graph break's item() until the region's "
+        "next four-op piece starts (" +
+            us(AfterBreak.Median) +
+            "), minus sync_roundtrip_us and launch_latency_us"),
       M("host_op_us", std::max(0.0, (Resume8.Median - Resume1.Median) / 7),
         Resume8,
         "median host time of a cached eight-op compiled call minus a one-op "

@@ -165,6 +165,10 @@ private:
     F.addFnAttr("target-cpu", TM.getTargetCPU());
     F.addFnAttr("target-features", TM.getTargetFeatureString());
     F.addFnAttr(llvm::Attribute::NoUnwind);
+    // Divisions that allow it (arcp: the sigmoid's and tanh's) use the
+    // hardware's reciprocal estimate refined by one Newton step (about 23
+    // bits) instead of a full divide.
+    F.addFnAttr("reciprocal-estimates", "divf:1,vec-divf:1");
   }
 
   llvm::Type *regTy(DType T) {
@@ -224,6 +228,104 @@ private:
     return llvm::ConstantFP::get(B.getFloatTy(), V);
   }
 
+  llvm::Value *horner(llvm::Value *X, std::initializer_list<double> Coeffs) {
+    // Highest power first.
+    llvm::Value *Acc = nullptr;
+    for (double C : Coeffs)
+      Acc = Acc ? B.CreateFAdd(B.CreateFMul(Acc, X), fconst(C)) : fconst(C);
+    return Acc;
+  }
+
+  // The transcendental functions as straight-line float code, so that the
+  // loop vectorizer turns them into vector code (llvm.exp and libm calls
+  // stay scalar without a vector math library). Within 2 ulp of libm on
+  // normal inputs; infinities, NaN and the ends of the range as libm.
+
+  /// exp(x) = 2^n * exp(r), n = round(x / ln 2), |r| <= ln 2 / 2, exp(r)
+  /// by its Taylor series to degree 7 (error below 6e-9). 2^n is applied as
+  /// two halves, so that results down to the denormals need no other path.
+  llvm::Value *fastExp(llvm::Value *X) {
+    // Selects, not minnum/maxnum: one instruction each on x86 (NaN is
+    // handled at the end).
+    llvm::Value *C =
+        B.CreateSelect(B.CreateFCmpOGT(X, fconst(88.72)), fconst(88.72), X);
+    C = B.CreateSelect(B.CreateFCmpOLT(C, fconst(-104.0)), fconst(-104.0), C);
+    llvm::Value *N = B.CreateUnaryIntrinsic(
+        llvm::Intrinsic::rint, B.CreateFMul(C, fconst(1.4426950408889634)));
+    llvm::Value *R = B.CreateFSub(C, B.CreateFMul(N, fconst(0.693359375)));
+    R = B.CreateFSub(R, B.CreateFMul(N, fconst(-2.12194440e-4)));
+    llvm::Value *P = horner(R, {1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24,
+                                1.0 / 6, 0.5, 1.0, 1.0});
+    llvm::Value *Ni = B.CreateFPToSI(N, B.getInt32Ty());
+    llvm::Value *Half = B.CreateAShr(Ni, 1);
+    auto Pow2 = [&](llvm::Value *E) {
+      return B.CreateBitCast(B.CreateShl(B.CreateAdd(E, B.getInt32(127)), 23),
+                             B.getFloatTy());
+    };
+    llvm::Value *Y =
+        B.CreateFMul(B.CreateFMul(P, Pow2(Half)), Pow2(B.CreateSub(Ni, Half)));
+    // Beyond the clamp: exp overflows to inf or underflows to 0.
+    Y = B.CreateSelect(B.CreateFCmpOGT(X, fconst(88.7228394)), fconst(INFINITY),
+                       Y);
+    Y = B.CreateSelect(B.CreateFCmpOLT(X, fconst(-104.0)), fconst(0.0), Y);
+    return B.CreateSelect(B.CreateFCmpUNO(X, X), X, Y);
+  }
+
+  /// log(x) = e ln 2 + log(m), m in [sqrt(1/2), sqrt(2)), log(m) = 2
+  /// atanh(s), s = (m - 1) / (m + 1), by its series to s^11.
+  llvm::Value *fastLog(llvm::Value *X) {
+    // Denormals: scale into the normal range first.
+    llvm::Value *Tiny = B.CreateFCmpOLT(X, fconst(1.17549435e-38));
+    llvm::Value *Xs =
+        B.CreateSelect(Tiny, B.CreateFMul(X, fconst(8388608.0)), X); // 2^23
+    llvm::Value *Bits = B.CreateBitCast(Xs, B.getInt32Ty());
+    llvm::Value *E = B.CreateSub(B.CreateLShr(Bits, 23), B.getInt32(127));
+    llvm::Value *M =
+        B.CreateBitCast(B.CreateOr(B.CreateAnd(Bits, B.getInt32(0x7fffff)),
+                                   B.getInt32(0x3f800000)),
+                        B.getFloatTy());
+    llvm::Value *Big = B.CreateFCmpOGT(M, fconst(1.41421356));
+    M = B.CreateSelect(Big, B.CreateFMul(M, fconst(0.5)), M);
+    E = B.CreateAdd(E, B.CreateZExt(Big, B.getInt32Ty()));
+    llvm::Value *Ef =
+        B.CreateFSub(B.CreateSIToFP(E, B.getFloatTy()),
+                     B.CreateSelect(Tiny, fconst(23.0), fconst(0.0)));
+    llvm::Value *S = B.CreateFDiv(B.CreateFSub(M, fconst(1.0)),
+                                  B.CreateFAdd(M, fconst(1.0)));
+    llvm::Value *S2 = B.CreateFMul(S, S);
+    llvm::Value *P =
+        horner(S2, {2.0 / 11, 2.0 / 9, 2.0 / 7, 2.0 / 5, 2.0 / 3, 2.0});
+    llvm::Value *Y = B.CreateFAdd(B.CreateFMul(Ef, fconst(0.6931471805599453)),
+                                  B.CreateFMul(P, S));
+    // log(0) = -inf, log(x < 0) = NaN, log(inf) = inf, log(NaN) = NaN.
+    Y = B.CreateSelect(B.CreateFCmpOEQ(X, fconst(0.0)), fconst(-INFINITY), Y);
+    Y = B.CreateSelect(B.CreateFCmpOLT(X, fconst(0.0)), fconst(NAN), Y);
+    Y = B.CreateSelect(B.CreateFCmpOEQ(X, fconst(INFINITY)), X, Y);
+    return B.CreateSelect(B.CreateFCmpUNO(X, X), X, Y);
+  }
+
+  /// Divides by \p D, allowing a refined reciprocal estimate.
+  llvm::Value *recipDiv(llvm::Value *N, llvm::Value *D) {
+    llvm::Value *Q = B.CreateFDiv(N, D);
+    if (auto *I = llvm::dyn_cast<llvm::Instruction>(Q))
+      I->setHasAllowReciprocal(true);
+    return Q;
+  }
+
+  /// tanh(x) = 1 - 2 / (exp(2x) + 1); below 0.3, its series to x^13 (no
+  /// cancellation).
+  llvm::Value *fastTanh(llvm::Value *X) {
+    llvm::Value *E = fastExp(B.CreateFMul(X, fconst(2.0)));
+    llvm::Value *Far = B.CreateFSub(
+        fconst(1.0), recipDiv(fconst(2.0), B.CreateFAdd(E, fconst(1.0))));
+    llvm::Value *X2 = B.CreateFMul(X, X);
+    llvm::Value *Near = B.CreateFMul(
+        X, horner(X2, {21844.0 / 6081075, -1382.0 / 155925, 62.0 / 2835,
+                       -17.0 / 315, 2.0 / 15, -1.0 / 3, 1.0}));
+    llvm::Value *Abs = B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X);
+    return B.CreateSelect(B.CreateFCmpOLT(Abs, fconst(0.3)), Near, Far);
+  }
+
   /// Operand I of node Id, converted to the node's compute type.
   llvm::Value *operand(int Id, size_t I, DType To) {
     const Node &N = G.Nodes[Id];
@@ -265,17 +367,16 @@ private:
       return B.CreateSelect(C, F ? B.CreateFNeg(X) : B.CreateNeg(X), X);
     }
     case Op::Exp:
-      return intrinsic(llvm::Intrinsic::exp, X);
+      return fastExp(X);
     case Op::Log:
-      return intrinsic(llvm::Intrinsic::log, X);
+      return fastLog(X);
     case Op::Sqrt:
       return intrinsic(llvm::Intrinsic::sqrt, X);
     case Op::Tanh:
-      return libm("tanhf", X);
+      return fastTanh(X);
     case Op::Sigmoid:
-      return B.CreateFDiv(
-          fconst(1.0), B.CreateFAdd(fconst(1.0), intrinsic(llvm::Intrinsic::exp,
-                                                           B.CreateFNeg(X))));
+      return recipDiv(fconst(1.0),
+                      B.CreateFAdd(fconst(1.0), fastExp(B.CreateFNeg(X))));
     case Op::Gelu: {
       llvm::Value *E =
           libm("erff", B.CreateFMul(X, fconst(0.70710678118654752)));

@@ -22,9 +22,8 @@ public:
     return *C;
   }
   /// The compiled plan for G; compiles on a miss.
-  std::shared_ptr<const RegionPlan> lookup(const Graph &G,
-                                           const std::vector<int> &LiveOuts,
-                                           bool &Compiled) {
+  std::shared_ptr<const RegionPlan>
+  lookup(const Graph &G, const std::vector<int> &LiveOuts, bool &Compiled) {
     std::string Key = structuralKey(G, LiveOuts);
     // Host threads may compile at once; a plan is compiled once.
     std::lock_guard<std::mutex> Lock(M);

@@ -254,7 +254,6 @@ void Telemetry::flush() {
   OS << "\n]}\n";
 }
 
-
 std::vector<SiteStats> Telemetry::sites() {
   std::lock_guard<std::mutex> L(M);
   // The same line reached from two translation units has two records.
@@ -380,7 +379,6 @@ void write_report(const std::string &Path) {
 }
 
 std::vector<SiteStats> site_stats() { return detail::Telemetry::get().sites(); }
-
 
 Stats stats() { return detail::Telemetry::get().snapshot(); }
 

@@ -13,8 +13,8 @@
 
 #include <chrono>
 #include <map>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
