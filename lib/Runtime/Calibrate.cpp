@@ -160,8 +160,7 @@ std::vector<Measurement> calibrate(int Repetitions) {
     (void)Long(Mid).item<float>(CallSite);
     Out = Next(One);
   });
-  Sample AfterBreak =
-      idleMicros(LongReps, BreakSite, [&] { Out = Brk(Mid); });
+  Sample AfterBreak = idleMicros(LongReps, BreakSite, [&] { Out = Brk(Mid); });
 
   // Host work after a data-dependent selection: the idle after nonzero()
   // on 1M floats, minus the idle after a plain sync.
@@ -200,16 +199,16 @@ std::vector<Measurement> calibrate(int Repetitions) {
         "median device idle after item() behind a running kernel, minus an "
         "eager op's enqueue and launch latency: " +
             us(AfterWait.Median) + " in all"),
-      M("host_resume_us",
-        std::max(0.0, AfterCall.Median - Wake - Launch), AfterCall,
+      M("host_resume_us", std::max(0.0, AfterCall.Median - Wake - Launch),
+        AfterCall,
         "median device idle after item() when the host's next work is a "
         "cached four-op compiled call (" +
             us(AfterCall.Median) +
             "), minus sync_roundtrip_us and launch_latency_us (the call's "
             "host time alone: " +
             us(Resume.Median) + ")"),
-      M("break_resume_us",
-        std::max(0.0, AfterBreak.Median - Wake - Launch), AfterBreak,
+      M("break_resume_us", std::max(0.0, AfterBreak.Median - Wake - Launch),
+        AfterBreak,
         "median device idle after a graph break's item() until the region's "
         "next four-op piece starts (" +
             us(AfterBreak.Median) +
