@@ -241,11 +241,11 @@ void DeviceStream::synchronize(bool CountAsSync) {
     // Named after the line that waited, for the trace and --timeline.
     std::string Name = "sync";
     if (const SiteRecord *At = SiteScope::current()) {
-      std::string File = At->File;
+      std::string File = At->Row.file;
       size_t Slash = File.find_last_of('/');
-      Name += ": " + At->Api + " at " +
+      Name += ": " + At->Row.api + " at " +
               (Slash == std::string::npos ? File : File.substr(Slash + 1)) +
-              ":" + std::to_string(At->Line);
+              ":" + std::to_string(At->Row.line);
     }
     Telemetry::get().hostSpan(Name, "sync", Begin, End, /*IsWait=*/true);
     Telemetry::get().siteSync(Begin, End);

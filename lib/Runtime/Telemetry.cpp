@@ -112,34 +112,34 @@ SiteRecord *SiteScope::current() { return CurrentSite; }
 SiteRecord *Telemetry::site(SourceSite At, const char *Api) {
   std::lock_guard<std::mutex> L(M);
   SiteRecord &R = Sites[{At.File, At.Line, Api}];
-  if (R.Api.empty()) {
-    R.File = At.File ? At.File : "";
-    R.Line = At.Line;
-    R.Api = Api;
+  if (R.Row.api.empty()) {
+    R.Row.file = At.File ? At.File : "";
+    R.Row.line = At.Line;
+    R.Row.api = Api;
   }
   return &R;
 }
 
 void Telemetry::countExecution(SiteRecord *R) {
   std::lock_guard<std::mutex> L(M);
-  ++R->Executions;
+  ++R->Row.executions;
 }
 
 void Telemetry::countPiece(SiteRecord *Cut, SiteRecord *Region,
                            SiteRecord *Previous, bool WasCompiled) {
   std::lock_guard<std::mutex> L(M);
   if (Cut)
-    ++Cut->Pieces;
+    ++Cut->Row.pieces;
   if (Region)
-    ++Region->RegionPieces;
+    ++Region->Row.region_pieces;
   if (!WasCompiled)
     return;
   SiteRecord *Owner = Cut ? Cut : Region;
   if (!Owner)
     return;
-  ++Owner->Compiles;
+  ++Owner->Row.compiles;
   if (!Compiled.insert({Region, Previous, Cut}).second)
-    ++Owner->Recompiles;
+    ++Owner->Row.recompiles;
 }
 
 void Telemetry::count(Counter C, int64_t N) {
@@ -147,7 +147,7 @@ void Telemetry::count(Counter C, int64_t N) {
   bump(S, C, N);
   bump(Run, C, N);
   if (C == Counter::GraphBreaks && CurrentSite)
-    CurrentSite->Breaks += N;
+    CurrentSite->Row.graph_breaks += N;
 }
 
 void Telemetry::deviceSpan(const std::string &Name, Clock::time_point Begin,
@@ -163,8 +163,8 @@ void Telemetry::deviceSpan(const std::string &Name, Clock::time_point Begin,
   if (IdlePending) {
     double Idle = Begin > IdleFrom ? micros(Begin - IdleFrom) : 0;
     if (IdleSite) {
-      IdleSite->DeviceIdleUs += Idle;
-      ++IdleSite->IdleCount;
+      IdleSite->Row.device_idle_us += Idle;
+      ++IdleSite->Row.idle_samples;
       if (IdleSite->IdleSamples.size() < MaxIdleSamples)
         IdleSite->IdleSamples.push_back(static_cast<float>(Idle));
     } else
@@ -197,8 +197,8 @@ void Telemetry::siteSync(Clock::time_point Begin, Clock::time_point End) {
   std::lock_guard<std::mutex> L(M);
   SiteRecord *R = CurrentSite;
   if (R) {
-    ++R->Syncs;
-    R->HostWaitUs += micros(End - Begin);
+    ++R->Row.syncs;
+    R->Row.host_wait_us += micros(End - Begin);
   }
   // The device has drained: it has idled since its last task ended (or
   // since now, if it never ran one) and idles until its next task starts.
@@ -261,22 +261,25 @@ std::vector<SiteStats> Telemetry::sites() {
            std::pair<SiteStats, std::vector<float>>>
       Rows;
   for (const auto &[Key, R] : Sites) {
-    if (!R.Syncs && !R.Breaks && !R.Pieces && !R.RegionPieces && !R.Compiles)
+    const SiteStats &In = R.Row;
+    if (!In.syncs && !In.graph_breaks && !In.pieces && !In.region_pieces &&
+        !In.compiles)
       continue;
-    auto &[Row, Samples] = Rows[{R.File, R.Line, R.Api}];
-    Row.file = R.File;
-    Row.line = R.Line;
-    Row.api = R.Api;
-    Row.executions += R.Executions;
-    Row.syncs += R.Syncs;
-    Row.graph_breaks += R.Breaks;
-    Row.pieces += R.Pieces;
-    Row.region_pieces += R.RegionPieces;
-    Row.compiles += R.Compiles;
-    Row.recompiles += R.Recompiles;
-    Row.host_wait_us += R.HostWaitUs;
-    Row.device_idle_us += R.DeviceIdleUs;
-    Row.idle_samples += R.IdleCount;
+    auto &[Row, Samples] = Rows[{In.file, In.line, In.api}];
+    if (Row.api.empty()) {
+      Row = In;
+    } else {
+      Row.executions += In.executions;
+      Row.syncs += In.syncs;
+      Row.graph_breaks += In.graph_breaks;
+      Row.pieces += In.pieces;
+      Row.region_pieces += In.region_pieces;
+      Row.compiles += In.compiles;
+      Row.recompiles += In.recompiles;
+      Row.host_wait_us += In.host_wait_us;
+      Row.device_idle_us += In.device_idle_us;
+      Row.idle_samples += In.idle_samples;
+    }
     Samples.insert(Samples.end(), R.IdleSamples.begin(), R.IdleSamples.end());
   }
   std::vector<SiteStats> Out;

@@ -35,26 +35,12 @@ enum class Counter {
 };
 
 /// What the runtime measured at one line of the program (one API called
-/// there): the rows of the site report.
+/// there): a row of the site report (SiteStats in rt.h, whose median is
+/// filled in from the samples when the report is taken).
 struct SiteRecord {
-  std::string File;
-  unsigned Line = 0;
-  std::string Api;
-  int64_t Executions = 0;
-  int64_t Syncs = 0;
-  int64_t Breaks = 0;
-  /// Pieces launched by cuts made here (for a compile() line: the last
-  /// piece of each call).
-  int64_t Pieces = 0;
-  /// For a compile() line: every piece its calls launched, wherever cut.
-  int64_t RegionPieces = 0;
-  int64_t Compiles = 0;
-  int64_t Recompiles = 0;
-  double HostWaitUs = 0;
-  double DeviceIdleUs = 0;
+  SiteStats Row;
   /// The idle of each sync, for the median (capped, see Telemetry.cpp).
   std::vector<float> IdleSamples;
-  int64_t IdleCount = 0;
 };
 
 /// Makes \p At the line that the syncs, cuts and compiles of the runtime
