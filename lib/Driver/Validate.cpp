@@ -365,7 +365,8 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
                 13)
          << pad("-", 20) << "-";
       if (M.Recompiles)
-        OS << "  (" << M.Recompiles << " recompiles)";
+        OS << "  (" << M.Recompiles
+           << (M.Recompiles == 1 ? " recompile)" : " recompiles)");
       OS << "\n";
       continue;
     }

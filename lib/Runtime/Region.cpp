@@ -8,12 +8,47 @@
 #include <functional>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace seam::rt::detail {
 
 #include <mutex>
 
 namespace {
+
+/// Whether G's plan and kernels depend on its sizes only through which
+/// values have one element and which have equal element counts: pointwise
+/// ops and whole-tensor sum, max and min (a mean divides by its count in
+/// the kernel; library ops are shaped).
+bool sizeAgnostic(const Graph &G) {
+  for (const Node &N : G.Nodes) {
+    if (N.Kind == Op::Input || isPointwise(N.Kind))
+      continue;
+    if ((N.Kind == Op::Sum || N.Kind == Op::Max || N.Kind == Op::Min) &&
+        N.Dim < 0)
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// The structural key with every size replaced by what the plan depends on
+/// (one element or not, and which values have equal element counts).
+std::string symbolicKey(const Graph &G, const std::vector<int> &LiveOuts) {
+  Graph S(G.Dev);
+  S.Nodes = G.Nodes;
+  std::unordered_map<int64_t, int64_t> Classes;
+  for (Node &N : S.Nodes) {
+    int64_t Numel = N.numel();
+    int64_t Class =
+        Numel == 1
+            ? 1
+            : -(Classes.emplace(Numel, int64_t(Classes.size())).first->second +
+                2);
+    N.Sizes = {Class};
+  }
+  return structuralKey(S, LiveOuts);
+}
 
 class RegionCache {
 public:
@@ -32,6 +67,22 @@ public:
       Telemetry::get().count(Counter::CacheHits);
       return It->second;
     }
+    // Automatic dynamic shapes, as in Dynamo: once a region's sizes have
+    // changed, its next plan is kept for any sizes, and later sizes reuse
+    // its kernels with a plan (buffers, element counts) made for them.
+    std::string SymKey;
+    bool Dynamic = false;
+    if (sizeAgnostic(G)) {
+      SymKey = symbolicKey(G, LiveOuts);
+      if (auto D = Symbolic.find(SymKey); D != Symbolic.end()) {
+        auto Plan = std::make_shared<RegionPlan>(planRegion(G, LiveOuts));
+        if (reuseKernels(*D->second, *Plan)) {
+          Telemetry::get().count(Counter::CacheHits);
+          return Plan;
+        }
+      }
+      Dynamic = !SeenSizes.insert(SymKey).second;
+    }
     auto Begin = Clock::now();
     Compiled = true;
     auto Plan = std::make_shared<RegionPlan>(planRegion(G, LiveOuts));
@@ -40,13 +91,41 @@ public:
     Telemetry::get().count(Counter::Compiles);
     Telemetry::get().hostSpan("compile region", "compile", Begin, Clock::now(),
                               /*IsWait=*/false);
+    if (Dynamic)
+      Symbolic.emplace(SymKey, Plan);
     Plans.emplace(std::move(Key), Plan);
     return Plan;
   }
 
 private:
+  /// Gives \p Fresh the kernels of \p Compiled, a plan of the same symbolic
+  /// key; false when their steps differ (then it is compiled).
+  static bool reuseKernels(const RegionPlan &Compiled, RegionPlan &Fresh) {
+    if (Compiled.Steps.size() != Fresh.Steps.size())
+      return false;
+    for (size_t I = 0; I < Fresh.Steps.size(); ++I) {
+      const Step &C = Compiled.Steps[I];
+      Step &F = Fresh.Steps[I];
+      if (C.IsFused != F.IsFused || C.NodeId != F.NodeId ||
+          C.Group.Nodes != F.Group.Nodes || C.Group.Inputs != F.Group.Inputs ||
+          C.Group.Outputs != F.Group.Outputs ||
+          C.Group.Preamble != F.Group.Preamble)
+        return false;
+    }
+    for (size_t I = 0; I < Fresh.Steps.size(); ++I) {
+      Fresh.Steps[I].Fn = Compiled.Steps[I].Fn;
+      Fresh.Steps[I].Name = Compiled.Steps[I].Name;
+    }
+    Fresh.Key = Compiled.Key;
+    return true;
+  }
+
   std::mutex M;
   std::unordered_map<std::string, std::shared_ptr<const RegionPlan>> Plans;
+  /// Plans compiled after their sizes changed, by symbolic key; and the
+  /// symbolic keys compiled once.
+  std::unordered_map<std::string, std::shared_ptr<const RegionPlan>> Symbolic;
+  std::unordered_set<std::string> SeenSizes;
 };
 
 /// What a fused kernel's trailing reduction needs for a split run.

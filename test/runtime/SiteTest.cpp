@@ -77,7 +77,9 @@ TEST(SiteTest, ASyncInAHelperIsTheHelpersLine) {
   EXPECT_EQ(R->executions, 5);
   EXPECT_EQ(R->pieces, 5);         // the last piece of each call
   EXPECT_EQ(R->region_pieces, 10); // two per call
-  EXPECT_EQ(R->compiles, 1);
+  // The cache is the process's: another test may have compiled the same
+  // piece already.
+  EXPECT_LE(R->compiles, 1);
   EXPECT_EQ(R->recompiles, 0);
 }
 
@@ -103,12 +105,41 @@ TEST(SiteTest, AChangedShapeRecompilesThePiece) {
   (void)F(ones({4}, kAccel));
   (void)F(ones({8}, kAccel)); // same piece, new shape: a recompile
   (void)F(ones({4}, kAccel)); // cached
+  // Its sizes changed once: the second plan serves any sizes.
+  Tensor Big = F(full({16}, -2.0, kAccel));
+  Tensor Odd = F(full({5}, 2.0, kAccel));
   synchronize();
   std::optional<SiteStats> R = siteAt(Line, "compile");
   ASSERT_TRUE(R);
-  EXPECT_EQ(R->executions, 3);
+  EXPECT_EQ(R->executions, 5);
   EXPECT_EQ(R->compiles, 2);
   EXPECT_EQ(R->recompiles, 1);
+  EXPECT_EQ(Big.size(0), 16);
+  EXPECT_EQ(Odd.sum().item<float>(), 30.0f);
+  EXPECT_EQ(Big.sum().item<float>(), 0.0f);
+}
+
+TEST(SiteTest, ChangedSizesReuseOneDynamicPlan) {
+  unsigned Line = __LINE__; auto F = compile([](Tensor X) { return (relu(X - 1.0) * 2.0).sum(); });
+  for (int64_t N : {3, 7, 100, 1000, 65536 * 3 + 1, 1}) {
+    Tensor X = arange(N, kAccel) * 1.0;
+    double Want = 0;
+    for (int64_t I = 0; I < N; ++I)
+      Want += 2.0 * std::max(0.0, double(I) - 1.0);
+    EXPECT_NEAR(F(X).item<float>(), Want, 1e-4 * (1 + Want)) << N;
+  }
+  std::optional<SiteStats> R = siteAt(Line, "compile");
+  ASSERT_TRUE(R);
+  // 3, then 7 (the dynamic plan); 1 element is a different plan (a
+  // broadcast), compiled once more.
+  EXPECT_EQ(R->compiles, 3);
+  // A mean divides by its count in the kernel: each size compiles.
+  unsigned MeanLine = __LINE__; auto G = compile([](Tensor X) { return (X * 2.0).mean(); });
+  for (int64_t N : {3, 7, 9})
+    EXPECT_NEAR(G(ones({N}, kAccel)).item<float>(), 2.0f, 1e-6);
+  std::optional<SiteStats> M = siteAt(MeanLine, "compile");
+  ASSERT_TRUE(M);
+  EXPECT_EQ(M->compiles, 3);
 }
 
 TEST(SiteTest, IdleAfterASyncLastsUntilTheDevicesNextTask) {
