@@ -7,6 +7,8 @@
 #include "Report/Reporters.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include <CLI/CLI.hpp>
 #include <cstring>
 #include <iostream>
@@ -430,6 +432,20 @@ int main(int Argc, char **Argv) {
       return usageError("--run needs the program to run (seam validate "
                         "<file>... --run <program> [<args>...])",
                         "validate ");
+    // `seam validate --run PROG main.cpp -- FLAGS`: with no source before
+    // --run, the source files among the program's arguments are the sources.
+    if (Valid.Check.Files.empty() && Valid.Check.Frontend.BuildDir.empty()) {
+      std::vector<std::string> Rest{RunArgv.front()};
+      for (size_t I = 1; I < RunArgv.size(); ++I) {
+        llvm::StringRef Ext = llvm::sys::path::extension(RunArgv[I]);
+        if ((Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".c") &&
+            llvm::sys::fs::exists(RunArgv[I]))
+          Valid.Check.Files.push_back(RunArgv[I]);
+        else
+          Rest.push_back(RunArgv[I]);
+      }
+      RunArgv = Rest;
+    }
     Valid.Run = RunArgv;
     if (!ValidProfile.empty()) {
       Valid.Check.Profile = ValidProfile;
