@@ -366,15 +366,15 @@ int main(int Argc, char **Argv) {
       "0.25). Without it, differences are marked but the exit status is 0");
   Validate
       ->add_option("--format", ValidFormat,
-                   "text (default) or json (docs/runtime.md, 'seam "
-                   "validate --format json')")
+                   "text (default) or json (docs/cli.md, 'seam "
+                   "validate')")
       ->check(CLI::IsMember({"text", "json"}));
   Validate->add_option("-o,--output", Valid.OutputPath,
                        "Write the comparison to this file instead of stdout");
   Validate->add_option("--profile", ValidProfile,
-                       "Device profile for the estimates. Default: measure "
-                       "one on this machine just before the run (as seam "
-                       "calibrate does, with fewer repetitions)");
+                       "Device profile for the estimates. Default: one the "
+                       "runtime measures in the program's own process before "
+                       "main() (SEAM_RT_CALIBRATE)");
   Validate->add_option("--trace", Valid.TracePath,
                        "Also write the run's Chrome trace (Perfetto, "
                        "chrome://tracing) to this file; syncs are named "
@@ -387,8 +387,8 @@ int main(int Argc, char **Argv) {
                        "Load an extra rule pack (as for check). Repeatable");
   Validate
       ->add_option("--calibration-repetitions", Valid.CalibrationReps,
-                   "Timed runs per measurement of the profile measured "
-                   "before the run. Default: 300")
+                   "Timed runs per measurement of that profile. "
+                   "Default: 300")
       ->check(CLI::Range(11, 1000000));
 
   try {

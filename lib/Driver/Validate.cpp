@@ -592,7 +592,7 @@ int runValidate(const ValidateOptions &Opts) {
                      It->value("how", "")});
     std::string Command = "seam validate (SEAM_RT_CALIBRATE=" +
                           std::to_string(Opts.CalibrationReps) +
-                          ", in the program's process, after its run)";
+                          ", in the program's process, before main())";
     std::vector<std::string> Warnings;
     nlohmann::json P = profileFrom(Cal, Command, Warnings);
     for (const std::string &W : Warnings)
@@ -611,9 +611,9 @@ int runValidate(const ValidateOptions &Opts) {
     Check.Profile = std::string(ProfilePath);
     Check.ProfileGiven = true;
     ProfileNote = "profile seamrt-local, measured in the program's process "
-                  "after its run";
-    ProfileSource = "measured by the runtime in the program's process after "
-                    "its run (SEAM_RT_CALIBRATE=" +
+                  "before main()";
+    ProfileSource = "measured by the runtime in the program's process before "
+                    "main() (SEAM_RT_CALIBRATE=" +
                     std::to_string(Opts.CalibrationReps) + ")";
   } else {
     ProfileNote = "profile " + Check.Profile;
