@@ -14,8 +14,7 @@ Recorder &Recorder::get() {
 
 void Recorder::begin(SourceSite At) {
   if (Depth++ == 0) {
-    Region = Telemetry::get().site(At, "compile");
-    Telemetry::get().countExecution(Region);
+    Region = Telemetry::get().enter(At, "compile");
     LastCut = nullptr;
   }
 }

@@ -98,8 +98,7 @@ SiteScope::SiteScope(SourceSite At, const char *Api)
     : Outermost(CurrentSite == nullptr) {
   if (!Outermost)
     return;
-  CurrentSite = Telemetry::get().site(At, Api);
-  Telemetry::get().countExecution(CurrentSite);
+  CurrentSite = Telemetry::get().enter(At, Api);
 }
 
 SiteScope::~SiteScope() {
@@ -109,7 +108,7 @@ SiteScope::~SiteScope() {
 
 SiteRecord *SiteScope::current() { return CurrentSite; }
 
-SiteRecord *Telemetry::site(SourceSite At, const char *Api) {
+SiteRecord *Telemetry::enter(SourceSite At, const char *Api) {
   std::lock_guard<std::mutex> L(M);
   SiteRecord &R = Sites[{At.File, At.Line, Api}];
   if (R.Row.api.empty()) {
@@ -117,12 +116,8 @@ SiteRecord *Telemetry::site(SourceSite At, const char *Api) {
     R.Row.line = At.Line;
     R.Row.api = Api;
   }
+  ++R.Row.executions;
   return &R;
-}
-
-void Telemetry::countExecution(SiteRecord *R) {
-  std::lock_guard<std::mutex> L(M);
-  ++R->Row.executions;
 }
 
 void Telemetry::countPiece(SiteRecord *Cut, SiteRecord *Region,

@@ -64,9 +64,9 @@ class Telemetry {
 public:
   static Telemetry &get();
 
-  /// The record of (At, Api); stable for the life of the process.
-  SiteRecord *site(SourceSite At, const char *Api);
-  void countExecution(SiteRecord *S);
+  /// The record of (At, Api), stable for the life of the process, with one
+  /// more execution counted (one lock per runtime call).
+  SiteRecord *enter(SourceSite At, const char *Api);
   /// A piece launched at a cut made at \p Cut (the line asking for a host
   /// value, or the compile() line at the end of a call) while \p Region's
   /// call was running; \p Previous is the call's previous cut (null at
