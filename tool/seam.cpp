@@ -231,13 +231,16 @@ int main(int Argc, char **Argv) {
                   "default they are skipped: what library functions do is "
                   "in the rule packs). Slower; the results are the same");
   Check->add_option("--cache-dir", Opts.CacheDir,
-                    "Where results of unchanged files are kept between runs. "
+                    "Where results of unchanged files and shared preambles are "
+                    "kept between runs. "
                     "Default: $XDG_CACHE_HOME/seam, else ~/.cache/seam");
   Check->add_flag("!--no-shared-preamble", Opts.SharePreambles,
-                  "Do not precompile the leading includes that several files "
-                  "share (parsed once per run by default); same results");
+                  "Do not precompile the headers that several files include "
+                  "before their own code (parsed once per run by default); "
+                  "same results");
   Check->add_flag("!--no-cache", Opts.Cache,
-                  "Neither read nor write the result cache");
+                  "Neither read nor write the cache (results and shared "
+                  "preambles)");
   Check
       ->add_option("--cache-max-size", Opts.CacheMaxMB,
                    "Cache size cap in MiB; least recently used entries go "
@@ -246,6 +249,11 @@ int main(int Argc, char **Argv) {
   Check->add_flag("--quiet", Opts.Quiet,
                   "No progress lines and no notes about guessed flags on "
                   "stderr");
+  Check->add_flag_callback(
+      "--progress", [&Opts] { Opts.Progress = true; },
+      "Print a progress line per file on stderr (time, 'cached', the "
+      "shared preamble used) even when stderr is not a terminal, as in CI "
+      "logs");
   Check
       ->add_option("-j,--jobs", Opts.Jobs,
                    "Translation units analyzed in parallel. Default: the "

@@ -5,8 +5,10 @@
 #   2. a repository of N generated TUs that include torch/torch.h:
 #      `seam check -p db -jJ --no-cache` vs `run-clang-tidy-19 -j J` with one
 #      cheap check; then warm: a re-run with nothing changed, after editing
-#      one .cpp, after editing a header half the TUs include.
-# Usage: bench/analysis/speed.sh [build-dir] [N=16] [J=2] [REPS=3]
+#      one .cpp, after editing a header half the TUs include;
+#   3. with PROJECT_DB=dir[:dir...], the same on real projects, and a re-run
+#      with another configuration (results computed again, preambles reused).
+# Usage: [SKIP_COLD=1] [SKIP_GENERATED=1] [PROJECT_DB=dir] bench/analysis/speed.sh [build-dir] [N=16] [J=2] [REPS=3]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO_ROOT=$PWD
@@ -16,7 +18,7 @@ export SEAM_RULES_DIR="$REPO_ROOT/rules"
 FLAGS=(-std=c++17 -isystem /usr/include/torch/csrc/api/include -I"$REPO_ROOT/include"
        -isystem "$REPO_ROOT/test/Inputs/cuda-stub" -isystem /usr/local/cuda/include)
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
-secs() { /usr/bin/time -f '%e %M' -o "$WORK/time" "$@" >/dev/null 2>&1 || true; cat "$WORK/time"; }
+secs() { /usr/bin/time -f '%e %M' -o "$WORK/time" "$@" >/dev/null 2>&1 || true; tail -1 "$WORK/time"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "== 1. cold, per TU (median of $REPS, interleaved)"
@@ -33,6 +35,7 @@ for F in $([ "${SKIP_COLD:-0}" = 1 ] || echo test/integration/training-loop.cpp 
     "$F" "$CT" "$CM" "$ST" "$SM" "$(echo "$ST/$CT" | bc -l)" "$(echo "$SM/$CM" | bc -l)"
 done
 
+if [ "${SKIP_GENERATED:-0}" != 1 ]; then
 echo "== 2. a repository of $N TUs including torch/torch.h, -j$J"
 P="$WORK/repo"; mkdir -p "$P/src" "$P/include" "$P/build"
 cat > "$P/include/common.h" <<'H'
@@ -89,3 +92,24 @@ echo '// edited' >> "$P/include/common.h"
 read -r HDR _ < <(secs "$SEAM" check -p "$P/build" -j "$J" --cache-dir "$CACHE" --fail-on=none)
 printf 'cache: first run %.2fs | nothing changed %.2fs (%.3f of cold) | one .cpp edited %.2fs | header of %d TUs edited %.2fs\n' \
   "$FILL" "$WARM" "$(echo "$WARM/$FILL" | bc -l)" "$ONE" $(( (N + 1) / 2 )) "$HDR"
+fi
+
+# 3. Real projects' build directories, when PROJECT_DB names them (dir:dir;
+# e.g. clones of AidanShipperley/PPO-LibTorch and Omegastick/pytorch-cpp-rl
+# with their compile_commands.json).
+IFS=: read -r -a PROJECTS <<< "${PROJECT_DB:-}"
+for DB in "${PROJECTS[@]}"; do
+  echo "== 3. the project in $DB, -j$J"
+  read -r TIDY _ < <(secs run-clang-tidy-19 -j "$J" -p "$DB" -quiet \
+    -checks='-*,readability-braces-around-statements')
+  read -r NOC _ < <(secs "$SEAM" check -p "$DB" -j "$J" --no-cache --fail-on=none)
+  CACHE3=$(mktemp -d -p "$WORK")
+  read -r FIRST _ < <(secs "$SEAM" check -p "$DB" -j "$J" --cache-dir "$CACHE3" --fail-on=none)
+  # Another configuration: every result is computed again, the preambles
+  # (system headers only, or unchanged project headers) are reused.
+  read -r OTHER _ < <(secs "$SEAM" check -p "$DB" -j "$J" --cache-dir "$CACHE3" --all-syncs --fail-on=none)
+  read -r SAME _ < <(secs "$SEAM" check -p "$DB" -j "$J" --cache-dir "$CACHE3" --fail-on=none)
+  printf 'run-clang-tidy-19 -j%s (one check) %7.2fs | seam --no-cache %7.2fs: %.2fx faster | empty cache %7.2fs: %.2fx | other configuration, preambles cached %7.2fs: %.2fx | nothing changed %7.2fs\n' \
+    "$J" "$TIDY" "$NOC" "$(echo "$TIDY/$NOC" | bc -l)" "$FIRST" "$(echo "$TIDY/$FIRST" | bc -l)" \
+    "$OTHER" "$(echo "$TIDY/$OTHER" | bc -l)" "$SAME"
+done

@@ -26,6 +26,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <set>
@@ -518,22 +519,74 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   };
 
   // Files left to parse that begin with the same includes and share flags
-  // share one precompiled preamble (SharedPreamble.h).
+  // share one precompiled preamble; the others, one of the system headers
+  // they all reach first (SharedPreamble.h).
   struct Preamble {
     std::vector<size_t> Members;
     std::string Header, Pch;
     std::vector<std::pair<std::string, std::string>> Deps;
     bool Ok = false;
+    std::vector<std::string> Temporary; // removed at the end of the run
+    bool Reused = false;                // from the cache, not built
+    bool MayBuild = true;               // false: only reused from the cache
   };
   std::vector<Preamble> Preambles;
   std::vector<int> PreambleOf(Jobs.size(), -1);
   llvm::SmallString<128> PreambleDir;
-  if (Opts.SharePreambles) {
+  // Files whose results are cached take part in the plan, so that the
+  // files left to parse get the preambles of earlier runs; a preamble that
+  // only one of those would use is reused from the cache, never built.
+  std::vector<bool> Grouped(Jobs.size());
+  auto AddPreamble = [&](const std::string &Text,
+                         const std::vector<size_t> &All) {
+    std::vector<size_t> Members;
+    for (size_t M : All) {
+      Grouped[M] = true;
+      if (!Hits[M])
+        Members.push_back(M);
+    }
+    if (Members.empty() || (Members.size() < 2 && !Cache))
+      return;
+    if (PreambleDir.empty() &&
+        llvm::sys::fs::createUniqueDirectory("seam-preamble", PreambleDir))
+      return;
+    Preamble P;
+    P.Members = Members;
+    P.MayBuild = Members.size() >= 2;
+    std::string Base = std::string(PreambleDir) + "/preamble-" +
+                       std::to_string(Preambles.size());
+    P.Header = Base + ".h";
+    P.Pch = Base + ".pch";
+    P.Temporary = {P.Header, P.Pch};
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P.Header, EC);
+    if (EC)
+      return;
+    OS << Text;
+    OS.close();
+    for (size_t M : Members)
+      PreambleOf[M] = static_cast<int>(Preambles.size());
+    Preambles.push_back(std::move(P));
+  };
+  std::function<void(size_t)> BuildPreamble;
+  bool AnyToParse = false;
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    AnyToParse |= !Jobs[I].Error && !Hits[I];
+  // Something included before every file: no preamble may go first.
+  bool ForcedForAll = false;
+  for (const std::vector<std::string> *A :
+       {&Opts.Frontend.ArgsBefore, &Opts.Frontend.ArgsAfter,
+        &Opts.Frontend.ExtraArgs})
+    ForcedForAll |= hasForcedIncludes(*A);
+  if (Opts.SharePreambles && AnyToParse && !ForcedForAll) {
     std::map<std::string, std::vector<size_t>> Groups;
+    std::vector<size_t> Candidates;
     for (size_t I = 0; I < Jobs.size(); ++I) {
       const Job &J = Jobs[I];
-      if (J.Error || Hits[I] || J.Commands.empty())
+      if (J.Error || J.Commands.empty() ||
+          hasForcedIncludes(J.Commands.front().CommandLine))
         continue;
+      Candidates.push_back(I);
       auto Buf = llvm::MemoryBuffer::getFile(J.File, /*IsText=*/true);
       if (!Buf)
         continue;
@@ -542,45 +595,158 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       if (!Lead.empty())
         Groups[Lead + '\0' + preambleFlags(J.Commands.front())].push_back(I);
     }
-    for (auto &[Key, Members] : Groups) {
-      if (Members.size() < 2)
+    for (auto &[Key, Members] : Groups)
+      if (Members.size() >= 2)
+        AddPreamble(Key.substr(0, Key.find('\0')), Members);
+
+    // The rest, by flags, with the system headers each reaches first.
+    struct FlagsGroup {
+      std::vector<size_t> Jobs;
+      std::vector<std::vector<std::string>> Leading;
+      std::vector<std::string> Union; // in the order first reached
+      std::map<std::string, uint64_t> Bytes;
+      std::string MeasureHeader;
+    };
+    std::map<std::string, FlagsGroup> ByFlags;
+    for (size_t I : Candidates) {
+      if (Grouped[I])
+        continue;
+      const clang::tooling::CompileCommand &C = Jobs[I].Commands.front();
+      std::vector<std::string> Lead =
+          leadingSystemHeaders(absolute(Jobs[I].File), includeDirs(C));
+      if (Lead.empty())
+        continue;
+      FlagsGroup &G = ByFlags[preambleFlags(C)];
+      for (const std::string &H : Lead)
+        if (!llvm::is_contained(G.Union, H))
+          G.Union.push_back(H);
+      G.Jobs.push_back(I);
+      G.Leading.push_back(std::move(Lead));
+    }
+    std::vector<FlagsGroup *> ToMeasure;
+    for (auto &[Flags, G] : ByFlags) {
+      if (G.Jobs.size() < 2 ||
+          llvm::all_of(G.Jobs, [&](size_t I) { return Hits[I].has_value(); }))
         continue;
       if (PreambleDir.empty() &&
           llvm::sys::fs::createUniqueDirectory("seam-preamble", PreambleDir))
         break;
-      Preamble P;
-      P.Members = Members;
-      std::string Base = std::string(PreambleDir) + "/preamble-" +
-                         std::to_string(Preambles.size());
-      P.Header = Base + ".h";
-      P.Pch = Base + ".pch";
+      G.MeasureHeader = std::string(PreambleDir) + "/measure-" +
+                        std::to_string(ToMeasure.size()) + ".h";
       std::error_code EC;
-      llvm::raw_fd_ostream OS(P.Header, EC);
+      llvm::raw_fd_ostream OS(G.MeasureHeader, EC);
       if (EC)
         continue;
-      OS << Key.substr(0, Key.find('\0'));
-      OS.close();
-      for (size_t M : Members)
-        PreambleOf[M] = static_cast<int>(Preambles.size());
-      Preambles.push_back(std::move(P));
+      for (const std::string &H : G.Union)
+        OS << "#include " << H << "\n";
+      ToMeasure.push_back(&G);
     }
-    RunAll(Preambles.size(), [&](size_t I) {
+    // What each header brings decides which are worth sharing.
+    RunAll(ToMeasure.size(), [&](size_t I) {
+      FlagsGroup &G = *ToMeasure[I];
+      if (std::optional<std::vector<uint64_t>> B =
+              measureIncludes(Jobs[G.Jobs.front()].Commands.front(),
+                              Opts.Frontend, G.MeasureHeader))
+        for (size_t L = 0; L < G.Union.size() && L < B->size(); ++L)
+          G.Bytes[G.Union[L]] = (*B)[L];
+    });
+    for (FlagsGroup *G : ToMeasure) {
+      llvm::sys::fs::remove(G->MeasureHeader);
+      for (const SystemPreamble &SP :
+           planSystemPreambles(G->Leading, G->Bytes)) {
+        std::string Text;
+        for (const std::string &H : SP.Headers)
+          Text += "#include " + H + "\n";
+        std::vector<size_t> Members;
+        for (size_t M : SP.Members)
+          Members.push_back(G->Jobs[M]);
+        AddPreamble(Text, Members);
+      }
+    }
+    BuildPreamble = [&](size_t I) {
       Preamble &P = Preambles[I];
-      const Job &First = Jobs[P.Members.front()];
-      std::optional<std::string> Err =
-          buildPch(First.Commands.front(), Opts.Frontend, P.Header, P.Pch,
-                   [&](const clang::SourceManager &SM) {
-                     // The preamble's own header is this run's, not a source.
-                     P.Deps = ResultCache::dependencies(SM);
-                     llvm::erase_if(P.Deps, [&](const auto &D) {
-                       return D.first == P.Header;
-                     });
-                   });
+      const clang::tooling::CompileCommand &C =
+          Jobs[P.Members.front()].Commands.front();
+      std::string Text;
+      if (auto Buf = llvm::MemoryBuffer::getFile(P.Header, /*IsText=*/true))
+        Text = (*Buf)->getBuffer().str();
+      // Kept between runs: everything the PCH depends on but its inputs,
+      // whose sizes and times the cache checks.
+      std::string Key;
+      if (Cache) {
+        Key = Parts.seam() + '\0' + Text + '\0' + preambleFlags(C);
+        for (const std::vector<std::string> *A :
+             {&Opts.Frontend.ArgsBefore, &Opts.Frontend.ArgsAfter,
+              &Opts.Frontend.ExtraArgs})
+          Key += '\0' + llvm::join(*A, "\x1f");
+        Key += Opts.Frontend.SkipSystemBodies ? "\x1eskip" : "\x1ekeep";
+        Key = ResultCache::hash(Key);
+        std::string Note;
+        std::optional<CachedPreamble> Hit = Cache->lookupPreamble(Key, Note);
+        if (!Note.empty()) {
+          std::lock_guard<std::mutex> G(Lock);
+          llvm::errs() << "seam: note: " << Note << "\n";
+        }
+        if (Hit) {
+          P.Reused = true;
+          P.Pch = Hit->Pch;
+          P.Deps = std::move(Hit->Deps);
+          P.Ok = true;
+          return;
+        }
+      }
+      if (!P.MayBuild)
+        return; // one file: parsing it alone costs no more
+      std::string Header = P.Header, Pch = P.Pch;
+      std::optional<CachedPreamble> Slot;
+      if (Cache) {
+        llvm::Expected<CachedPreamble> S = Cache->preparePreamble(Key, Text);
+        if (S) {
+          Slot = std::move(*S);
+          Header = Slot->Header;
+          Pch = Slot->Pch;
+        } else {
+          std::lock_guard<std::mutex> G(Lock);
+          if (CacheWarning.empty())
+            CacheWarning = llvm::toString(S.takeError());
+          else
+            llvm::consumeError(S.takeError());
+        }
+      }
+      std::vector<PreambleInput> Inputs;
+      std::optional<std::string> Err = buildPch(
+          C, Opts.Frontend, Header, Pch, [&](const clang::SourceManager &SM) {
+            // The preamble's own header is this run's, not a source.
+            P.Deps = ResultCache::dependencies(SM);
+            llvm::erase_if(P.Deps,
+                           [&](const auto &D) { return D.first == Header; });
+            if (Slot)
+              Inputs = ResultCache::inputs(SM);
+          });
       // Without it, each file parses its includes itself, as always.
       P.Ok = !Err;
-    });
+      if (!Slot)
+        return;
+      if (!P.Ok) {
+        llvm::sys::fs::remove(Pch);
+        return;
+      }
+      Slot->Deps = P.Deps;
+      if (std::optional<std::string> E =
+              Cache->commitPreamble(Key, *Slot, Inputs)) {
+        // Still usable for this run where it was built.
+        std::lock_guard<std::mutex> G(Lock);
+        if (CacheWarning.empty())
+          CacheWarning = *E;
+        P.Pch = Pch; // the temporary PCH, removed at the end
+        P.Temporary.push_back(Pch);
+        return;
+      }
+      P.Pch = Cache->preambleDir(Key) + "/preamble.pch";
+    };
   }
 
+  std::vector<int> Used(Jobs.size(), -1); // the preamble a parse used
   auto RunJob = [&](size_t I) {
     Job &J = Jobs[I];
     Outcome O;
@@ -609,20 +775,38 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
             Pch);
       };
       O.Parse = Parse(P ? P->Pch : "");
-      // A file that does not compile with the preamble is parsed without
-      // it, so that its errors are its own.
-      if (P && !O.Parse.Ok) {
+      // A file whose preamble clang refused (changed since it was built,
+      // or not loadable) is parsed without it. Errors of the file's own
+      // are the same either way: they are not parsed twice.
+      auto Refused = [&] {
+        if (O.Parse.CompileErrors.empty())
+          return true; // the compiler did not run
+        for (const Finding &E : O.Parse.CompileErrors)
+          if (llvm::StringRef(E.Message).contains(P->Pch) ||
+              llvm::StringRef(E.Message).contains("precompiled header") ||
+              llvm::StringRef(E.Message).contains("AST file") ||
+              E.Where.File == P->Header)
+            return true;
+        return false;
+      };
+      if (P && !O.Parse.Ok && Refused()) {
         O.Parse = Parse("");
         P = nullptr;
       }
       if (P) {
+        Used[I] = PreambleOf[I];
         Deps.insert(Deps.end(), P->Deps.begin(), P->Deps.end());
         std::sort(Deps.begin(), Deps.end());
         Deps.erase(std::unique(Deps.begin(), Deps.end()), Deps.end());
       }
-      // A TU with compile errors is not stored: a missing header that
-      // appears later would not invalidate it.
-      if (Cache && !J.CacheKey.empty() && Analyzed && O.Parse.Ok)
+      // A TU with compile errors is stored too (its errors are results,
+      // and come from the files it read), unless a file was missing: one
+      // that appears later would not invalidate the entry.
+      bool Missing = !O.Parse.Ok && O.Parse.CompileErrors.empty();
+      for (const Finding &E : O.Parse.CompileErrors)
+        Missing |= llvm::StringRef(E.Message).ends_with("file not found") ||
+                   llvm::StringRef(E.Message).contains("no such file");
+      if (Cache && !J.CacheKey.empty() && Analyzed && !Missing)
         if (std::optional<std::string> Err =
                 Cache->store(J.CacheKey, {O.Parse, O.Analysis, Deps})) {
           std::lock_guard<std::mutex> G(Lock);
@@ -639,21 +823,42 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       std::snprintf(Secs, sizeof(Secs), "%.1fs", Outcomes[I].Parse.Seconds);
       llvm::errs() << "[" << Finished << "/" << Jobs.size() << "] "
                    << relativeToRoot(absolute(J.File), R.SourceRoot) << " "
-                   << (Outcomes[I].Cached ? std::string("cached") : Secs)
-                   << "\n";
+                   << (Outcomes[I].Cached ? std::string("cached") : Secs);
+      if (Used[I] >= 0)
+        llvm::errs() << " (shared preamble " << (Used[I] + 1) << " of "
+                     << Preambles.size()
+                     << (Preambles[Used[I]].Reused ? ", reused" : "") << ")";
+      llvm::errs() << "\n";
     }
     while (NextToEmit < Outcomes.size() && Outcomes[NextToEmit].Done)
       Emit(NextToEmit++);
   };
 
-  RunAll(Jobs.size(), RunJob);
-  if (!PreambleDir.empty()) {
-    for (const Preamble &P : Preambles) {
-      llvm::sys::fs::remove(P.Header);
-      llvm::sys::fs::remove(P.Pch);
-    }
-    llvm::sys::fs::remove(PreambleDir);
+  // Each file is parsed as soon as its preamble is built: the files of a
+  // small preamble, and those without one, do not wait for the largest.
+  if (Threads <= 1 || Jobs.size() <= 1) {
+    for (size_t I = 0; I < Preambles.size(); ++I)
+      BuildPreamble(I);
+    for (size_t I = 0; I < Jobs.size(); ++I)
+      RunJob(I);
+  } else {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    for (size_t I = 0; I < Preambles.size(); ++I)
+      Pool.async([&, I] {
+        BuildPreamble(I);
+        for (size_t M : Preambles[I].Members)
+          Pool.async([&, M] { RunJob(M); });
+      });
+    for (size_t I = 0; I < Jobs.size(); ++I)
+      if (PreambleOf[I] < 0)
+        Pool.async([&, I] { RunJob(I); });
+    Pool.wait();
   }
+  for (const Preamble &P : Preambles)
+    for (const std::string &F : P.Temporary)
+      llvm::sys::fs::remove(F);
+  if (!PreambleDir.empty())
+    llvm::sys::fs::remove(PreambleDir);
 
   if (!CacheWarning.empty())
     llvm::errs() << "seam: warning: results were not cached: " << CacheWarning

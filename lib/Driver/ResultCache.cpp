@@ -152,6 +152,38 @@ std::vector<Finding> findings(const json &A) {
   return Out;
 }
 
+/// Writes \p Text to a temporary file beside \p Path and renames it over
+/// \p Path: a concurrent run reads the old file or the new one, never half
+/// of one. Returns an error line, or nothing.
+std::optional<std::string> writeAtomically(const std::string &Path,
+                                           llvm::StringRef Text) {
+  llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
+  if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
+    return "cannot create the cache directory '" + Parent.str() +
+           "': " + EC.message();
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC =
+          llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Tmp))
+    return "cannot write to the cache directory '" + Parent.str() +
+           "': " + EC.message();
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return "cannot write to the cache directory '" + Parent.str() + "'";
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return "cannot write the cache entry '" + Path + "': " + EC.message();
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 ResultCache::ResultCache(std::string D, uint64_t MaxBytes)
@@ -280,55 +312,193 @@ std::optional<std::string> ResultCache::store(const std::string &Key,
               {"nolint", findings(TU.Analysis.NolintProblems)},
               {"incomplete", TU.Analysis.Incomplete},
               {"summary", Summary}}}};
-  std::string Path = pathOf(Key);
-  llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
-  if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
-    return "cannot create the cache directory '" + Parent.str() +
-           "': " + EC.message();
-  // A temporary file beside the entry, renamed over it: a concurrent run
-  // reads the old entry or the new one, never half of one.
+  return writeAtomically(
+      pathOf(Key), J.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+std::string ResultCache::preambleDir(const std::string &Key) const {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, "preambles", Key);
+  return std::string(P);
+}
+
+std::vector<PreambleInput> ResultCache::inputs(const clang::SourceManager &SM) {
+  std::vector<PreambleInput> Out;
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const clang::SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile())
+      continue;
+    const clang::SrcMgr::ContentCache &C = E.getFile().getContentCache();
+    if (!C.OrigEntry)
+      continue;
+    Out.push_back({absolutePath(SM, *C.OrigEntry),
+                   static_cast<uint64_t>(C.OrigEntry->getSize()),
+                   static_cast<int64_t>(C.OrigEntry->getModificationTime())});
+  }
+  std::sort(Out.begin(), Out.end(),
+            [](const PreambleInput &A, const PreambleInput &B) {
+              return A.Path < B.Path;
+            });
+  Out.erase(std::unique(Out.begin(), Out.end(),
+                        [](const PreambleInput &A, const PreambleInput &B) {
+                          return A.Path == B.Path;
+                        }),
+            Out.end());
+  return Out;
+}
+
+std::optional<CachedPreamble>
+ResultCache::lookupPreamble(const std::string &Key, std::string &Note) {
+  std::string D = preambleDir(Key);
+  std::string Manifest = D + "/manifest.json";
+  auto Buf = llvm::MemoryBuffer::getFile(Manifest, /*IsText=*/true);
+  if (!Buf)
+    return std::nullopt;
+  CachedPreamble P{D + "/preamble.h", D + "/preamble.pch", {}};
+  json J = json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(),
+                       nullptr, /*allow_exceptions=*/false);
+  try {
+    if (J.is_discarded() || J.at("version") != EntryVersion ||
+        J.at("key") != Key)
+      throw std::runtime_error("bad header");
+    for (const json &D : J.at("deps"))
+      P.Deps.push_back(
+          {D.at(0).get<std::string>(), D.at(1).get<std::string>()});
+    for (const json &In : J.at("inputs")) {
+      llvm::sys::fs::file_status St;
+      if (llvm::sys::fs::status(In.at(0).get<std::string>(), St) ||
+          St.getSize() != In.at(1).get<uint64_t>() ||
+          llvm::sys::toTimeT(St.getLastModificationTime()) !=
+              In.at(2).get<int64_t>())
+        return std::nullopt; // a header changed: built again
+    }
+  } catch (const std::exception &) {
+    Note = "ignoring the corrupt cached preamble '" + Manifest +
+           "'; it is built again";
+    llvm::sys::fs::remove(Manifest);
+    return std::nullopt;
+  }
+  if (!llvm::sys::fs::exists(P.Pch) || !llvm::sys::fs::exists(P.Header))
+    return std::nullopt;
+  if (int FD; !llvm::sys::fs::openFileForWrite(Manifest, FD,
+                                               llvm::sys::fs::CD_OpenExisting,
+                                               llvm::sys::fs::OF_Append)) {
+    llvm::sys::fs::setLastAccessAndModificationTime(
+        FD, llvm::sys::toTimePoint(std::time(nullptr)));
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  return P;
+}
+
+llvm::Expected<CachedPreamble>
+ResultCache::preparePreamble(const std::string &Key, llvm::StringRef Text) {
+  std::string D = preambleDir(Key);
+  auto Fail = [&](const std::string &Msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   Msg.c_str());
+  };
+  if (std::error_code EC = llvm::sys::fs::create_directories(D))
+    return Fail("cannot create the cache directory '" + D +
+                "': " + EC.message());
+  CachedPreamble P{D + "/preamble.h", "", {}};
+  auto Old = llvm::MemoryBuffer::getFile(P.Header, /*IsText=*/true);
+  if (!Old || (*Old)->getBuffer() != Text) {
+    // Linked into place, never replaced: a concurrent run's PCH may have
+    // recorded the time of the one there.
+    llvm::SmallString<256> Tmp;
+    int FD;
+    if (std::error_code EC =
+            llvm::sys::fs::createUniqueFile(P.Header + ".tmp-%%%%%%", FD, Tmp))
+      return Fail("cannot write to the cache directory '" + D +
+                  "': " + EC.message());
+    {
+      llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+      OS << Text;
+    }
+    if (Old) // a corrupt header: nothing can use it
+      llvm::sys::fs::remove(P.Header);
+    (void)llvm::sys::fs::create_hard_link(Tmp, P.Header);
+    llvm::sys::fs::remove(Tmp);
+    auto Now = llvm::MemoryBuffer::getFile(P.Header, /*IsText=*/true);
+    if (!Now || (*Now)->getBuffer() != Text)
+      return Fail("cannot write the preamble header '" + P.Header + "'");
+  }
   llvm::SmallString<256> Tmp;
   int FD;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+          D + "/preamble.pch.tmp-%%%%%%", FD, Tmp))
+    return Fail("cannot write to the cache directory '" + D +
+                "': " + EC.message());
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  P.Pch = std::string(Tmp);
+  return P;
+}
+
+std::optional<std::string>
+ResultCache::commitPreamble(const std::string &Key, const CachedPreamble &Built,
+                            const std::vector<PreambleInput> &Inputs) {
+  std::string D = preambleDir(Key);
   if (std::error_code EC =
-          llvm::sys::fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Tmp))
-    return "cannot write to the cache directory '" + Parent.str() +
-           "': " + EC.message();
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << J.dump(-1, ' ', false, json::error_handler_t::replace);
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      llvm::sys::fs::remove(Tmp);
-      return "cannot write to the cache directory '" + Parent.str() + "'";
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
-    llvm::sys::fs::remove(Tmp);
-    return "cannot write the cache entry '" + Path + "': " + EC.message();
-  }
-  return std::nullopt;
+          llvm::sys::fs::rename(Built.Pch, D + "/preamble.pch"))
+    return "cannot write the cached preamble in '" + D + "': " + EC.message();
+  json Deps = json::array(), In = json::array();
+  for (const auto &[File, Hash] : Built.Deps)
+    Deps.push_back({File, Hash});
+  for (const PreambleInput &I : Inputs)
+    In.push_back({I.Path, I.Size, I.MTime});
+  json J = {{"version", EntryVersion},
+            {"key", Key},
+            {"header", Built.Header},
+            {"deps", Deps},
+            {"inputs", In}};
+  return writeAtomically(D + "/manifest.json", J.dump());
 }
 
 void ResultCache::evict() {
+  // A result entry is one file; a preamble, a directory under preambles/.
   struct Entry {
     std::string Path;
     uint64_t Size;
     llvm::sys::TimePoint<> Used;
+    bool IsPreamble;
   };
   std::vector<Entry> Entries;
   uint64_t Total = 0;
+  llvm::SmallString<256> Preambles(Dir);
+  llvm::sys::path::append(Preambles, "preambles");
   std::error_code EC;
   for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End;
        It != End && !EC; It.increment(EC)) {
+    if (It->path() == Preambles) {
+      It.no_push();
+      continue;
+    }
     llvm::sys::fs::file_status St;
     if (!llvm::sys::fs::status(It->path(), St) &&
         llvm::sys::fs::is_regular_file(St) &&
         llvm::StringRef(It->path()).ends_with(".json")) {
       Entries.push_back(
-          {It->path(), St.getSize(), St.getLastModificationTime()});
+          {It->path(), St.getSize(), St.getLastModificationTime(), false});
       Total += St.getSize();
     }
+  }
+  for (llvm::sys::fs::directory_iterator It(Preambles, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    Entry E{It->path(), 0, {}, true};
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(It->path(), St))
+      E.Used = St.getLastModificationTime();
+    std::error_code EC2;
+    for (llvm::sys::fs::directory_iterator F(It->path(), EC2), FEnd;
+         F != FEnd && !EC2; F.increment(EC2)) {
+      if (llvm::sys::fs::status(F->path(), St))
+        continue;
+      E.Size += St.getSize();
+      if (llvm::StringRef(F->path()).ends_with("manifest.json"))
+        E.Used = St.getLastModificationTime();
+    }
+    Entries.push_back(E);
+    Total += E.Size;
   }
   if (Total <= MaxBytes)
     return;
@@ -338,8 +508,21 @@ void ResultCache::evict() {
   for (const Entry &E : Entries) {
     if (Total <= MaxBytes / 10 * 8)
       break;
-    if (!llvm::sys::fs::remove(E.Path))
+    if (E.IsPreamble) {
+      // The manifest first: without it the rest is never used.
+      llvm::sys::fs::remove(E.Path + "/manifest.json");
+      std::error_code EC2;
+      std::vector<std::string> Files;
+      for (llvm::sys::fs::directory_iterator F(E.Path, EC2), FEnd;
+           F != FEnd && !EC2; F.increment(EC2))
+        Files.push_back(F->path());
+      for (const std::string &F : Files)
+        llvm::sys::fs::remove(F);
+      llvm::sys::fs::remove(E.Path);
       Total -= E.Size;
+    } else if (!llvm::sys::fs::remove(E.Path)) {
+      Total -= E.Size;
+    }
   }
 }
 

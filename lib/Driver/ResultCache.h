@@ -16,6 +16,10 @@
 // concurrent runs never see half an entry; a corrupt one is ignored with a
 // note; past the size cap the least recently used go first. See docs/cli.md.
 //
+// The shared preambles (SharedPreamble.h) are kept here too, under
+// preambles/<key>/: a re-run after editing a project header re-analyzes the
+// TUs that include it, but does not parse torch/torch.h again.
+//
 //===----------------------------------------------------------------------===//
 #ifndef SEAM_DRIVER_RESULTCACHE_H
 #define SEAM_DRIVER_RESULTCACHE_H
@@ -24,6 +28,7 @@
 #include "Pipeline/TranslationUnit.h"
 
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Error.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +42,20 @@ struct CachedTU {
   TUAnalysis Analysis;
   /// Non-system files read, with a hash of their contents.
   std::vector<std::pair<std::string, std::string>> Deps;
+};
+
+/// A precompiled preamble kept between runs: the header it was built from,
+/// the PCH, and the non-system files it read (for the TUs' dependencies).
+struct CachedPreamble {
+  std::string Header, Pch;
+  std::vector<std::pair<std::string, std::string>> Deps;
+};
+
+/// A file a precompiled preamble read, as it was then.
+struct PreambleInput {
+  std::string Path;
+  uint64_t Size = 0;
+  int64_t MTime = 0; ///< seconds since the epoch
 };
 
 class ResultCache {
@@ -59,6 +78,29 @@ public:
   std::optional<CachedTU> lookup(const std::string &Key, std::string &Note);
   /// Stores \p TU under \p Key; returns an error line, or nothing.
   std::optional<std::string> store(const std::string &Key, const CachedTU &TU);
+  /// Every file \p SM read (system headers too), with its size and time.
+  static std::vector<PreambleInput> inputs(const clang::SourceManager &SM);
+
+  /// The preamble stored under \p Key (under <dir>/preambles), when every
+  /// file it read, system headers included, has its size and time still:
+  /// clang checks the times of a PCH's inputs when it loads one, and a
+  /// new LibTorch package must not be read from an old PCH.
+  std::optional<CachedPreamble> lookupPreamble(const std::string &Key,
+                                               std::string &Note);
+  /// Where to build the preamble \p Key: writes its header (once: an
+  /// existing one is kept, as a PCH records its header's time) and returns
+  /// the header's path and a temporary PCH path to build into; or an error.
+  llvm::Expected<CachedPreamble> preparePreamble(const std::string &Key,
+                                                 llvm::StringRef Text);
+  /// Moves the PCH built into \p Built.Pch into place and records what it
+  /// read; returns an error line, or nothing.
+  std::optional<std::string>
+  commitPreamble(const std::string &Key, const CachedPreamble &Built,
+                 const std::vector<PreambleInput> &Inputs);
+
+  /// <dir>/preambles/<key>: the header, the PCH and the manifest.
+  std::string preambleDir(const std::string &Key) const;
+
   /// Removes the least recently used entries while the cache is over its cap.
   void evict();
   const std::string &dir() const { return Dir; }

@@ -7,6 +7,8 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Serialization/PCHContainerOperations.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -319,48 +321,141 @@ static void addArguments(ClangTool &Tool, const FrontendOptions &Opts,
       getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
 }
 
+namespace {
+
+/// A tool that runs \p Command's flags on \p Header, as a C++ header.
+struct HeaderTool {
+  HeaderTool(const CompileCommand &Command, const FrontendOptions &Opts,
+             const std::string &Header, std::vector<std::string> Mine)
+      : DB({retarget(Command, Header)}),
+        Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(),
+             llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+                 llvm::vfs::createPhysicalFileSystem().release())),
+        Errors(Header) {
+    Mine.insert(Mine.end(), {"-w", "-fno-caret-diagnostics", "-xc++-header"});
+    addArguments(Tool, Opts, Mine);
+    // "-x c++-header" must come before the file name it applies to.
+    Tool.appendArgumentsAdjuster(
+        [](const CommandLineArguments &Args, llvm::StringRef File) {
+          CommandLineArguments Out;
+          for (const std::string &A : Args)
+            if (A != "-xc++-header")
+              Out.push_back(A);
+          for (size_t I = 1; I < Out.size(); ++I)
+            if (Out[I] == File) {
+              Out.insert(Out.begin() + I, "-xc++-header");
+              break;
+            }
+          return Out;
+        });
+    Tool.setDiagnosticConsumer(&Errors);
+    Tool.setPrintErrorMessage(false);
+  }
+  /// Runs \p F on a thread with a large stack, as parseFile does; false
+  /// when clang failed or reported an error.
+  bool run(FrontendActionFactory &F) {
+    int Status = 1;
+    llvm::thread Worker(std::optional<unsigned>(1u << 30),
+                        [&] { Status = Tool.run(&F); });
+    Worker.join();
+    return Status == 0 && Errors.Errors.empty();
+  }
+  /// The member's command, compiling the header instead of the member.
+  static CompileCommand retarget(const CompileCommand &Command,
+                                 const std::string &Header) {
+    CompileCommand C = Command;
+    for (std::string &A : C.CommandLine)
+      if (A == Command.Filename)
+        A = Header;
+    C.Filename = Header;
+    return C;
+  }
+  CommandsDatabase DB;
+  ClangTool Tool;
+  ErrorCollector Errors;
+};
+
+/// Adds the bytes of each file the preprocessor enters to the main file's
+/// #include line it came from.
+class IncludeBytes : public PPCallbacks {
+public:
+  IncludeBytes(const SourceManager &SM, std::vector<uint64_t> &Bytes)
+      : SM(SM), Bytes(Bytes) {}
+  void InclusionDirective(SourceLocation HashLoc, const Token &,
+                          llvm::StringRef, bool, CharSourceRange,
+                          OptionalFileEntryRef, llvm::StringRef,
+                          llvm::StringRef, const Module *, bool,
+                          SrcMgr::CharacteristicKind) override {
+    if (SM.isWrittenInMainFile(HashLoc))
+      Line = SM.getSpellingLineNumber(HashLoc);
+  }
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind, FileID) override {
+    if (Reason != EnterFile || Line == 0)
+      return;
+    if (std::optional<llvm::MemoryBufferRef> B =
+            SM.getBufferOrNone(SM.getFileID(Loc)))
+      if (Line <= Bytes.size())
+        Bytes[Line - 1] += B->getBufferSize();
+  }
+
+private:
+  const SourceManager &SM;
+  std::vector<uint64_t> &Bytes;
+  unsigned Line = 0;
+};
+
+class IncludeBytesAction : public PreprocessOnlyAction {
+public:
+  explicit IncludeBytesAction(std::vector<uint64_t> &Bytes) : Bytes(Bytes) {}
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeBytes>(CI.getSourceManager(), Bytes));
+    return PreprocessOnlyAction::BeginSourceFileAction(CI);
+  }
+
+private:
+  std::vector<uint64_t> &Bytes;
+};
+
+class IncludeBytesFactory : public FrontendActionFactory {
+public:
+  explicit IncludeBytesFactory(std::vector<uint64_t> &Bytes) : Bytes(Bytes) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<IncludeBytesAction>(Bytes);
+  }
+
+private:
+  std::vector<uint64_t> &Bytes;
+};
+
+} // namespace
+
 std::optional<std::string>
 buildPch(const CompileCommand &Command, const FrontendOptions &Opts,
          const std::string &Header, const std::string &Pch,
          const std::function<void(const SourceManager &)> &OnDone) {
-  // The member's command, compiling the header instead of the member.
-  CompileCommand C = Command;
-  for (std::string &A : C.CommandLine)
-    if (A == Command.Filename)
-      A = Header;
-  C.Filename = Header;
-  CommandsDatabase DB({C});
-  ClangTool Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(),
-                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-                     llvm::vfs::createPhysicalFileSystem().release()));
-  addArguments(Tool, Opts, {"-w", "-fno-caret-diagnostics", "-xc++-header"});
-  // "-x c++-header" must come before the file name it applies to.
-  Tool.appendArgumentsAdjuster(
-      [](const CommandLineArguments &Args, llvm::StringRef File) {
-        CommandLineArguments Out;
-        for (const std::string &A : Args)
-          if (A != "-xc++-header")
-            Out.push_back(A);
-        for (size_t I = 1; I < Out.size(); ++I)
-          if (Out[I] == File) {
-            Out.insert(Out.begin() + I, "-xc++-header");
-            break;
-          }
-        return Out;
-      });
-  ErrorCollector Errors(Header);
-  Tool.setDiagnosticConsumer(&Errors);
-  Tool.setPrintErrorMessage(false);
+  HeaderTool T(Command, Opts, Header, {});
   PchFactory F(Pch, Opts.SkipSystemBodies, OnDone);
-  int Status = 1;
-  llvm::thread Worker(std::optional<unsigned>(1u << 30),
-                      [&] { Status = Tool.run(&F); });
-  Worker.join();
-  if (Status != 0 || !Errors.Errors.empty())
+  if (!T.run(F))
     return "the shared preamble '" + Header + "' did not compile" +
-           (Errors.Errors.empty() ? std::string()
-                                  : ": " + Errors.Errors.front().Message);
+           (T.Errors.Errors.empty() ? std::string()
+                                    : ": " + T.Errors.Errors.front().Message);
   return std::nullopt;
+}
+
+std::optional<std::vector<uint64_t>>
+measureIncludes(const CompileCommand &Command, const FrontendOptions &Opts,
+                const std::string &Header) {
+  auto Buf = llvm::MemoryBuffer::getFile(Header, /*IsText=*/true);
+  if (!Buf)
+    return std::nullopt;
+  std::vector<uint64_t> Bytes(llvm::count((*Buf)->getBuffer(), '\n') + 1, 0);
+  HeaderTool T(Command, Opts, Header, {});
+  IncludeBytesFactory F(Bytes);
+  if (!T.run(F))
+    return std::nullopt;
+  return Bytes;
 }
 
 ParseResult parseFile(const std::vector<CompileCommand> &Commands,

@@ -74,6 +74,14 @@ buildPch(const clang::tooling::CompileCommand &Command,
          const std::string &Pch,
          const std::function<void(const clang::SourceManager &)> &OnDone);
 
+/// Preprocesses \p Header with \p Command's flags and returns, for each of
+/// its lines, the bytes of the files its #include brought in that no
+/// earlier line had: what sharing that header saves. Nothing when the
+/// header does not preprocess.
+std::optional<std::vector<uint64_t>>
+measureIncludes(const clang::tooling::CompileCommand &Command,
+                const FrontendOptions &Opts, const std::string &Header);
+
 } // namespace seam
 
 #endif

@@ -1,10 +1,14 @@
-//===- DriverTest.cpp - clang-tidy-style selection, suppressions, baselines ===//
+//===- DriverTest.cpp - clang-tidy-style selection, suppressions, baselines
+//===//
 #include "Driver/Baseline.h"
 #include "Driver/Selection.h"
 #include "Driver/SharedPreamble.h"
 #include "Rules/GlobList.h"
 #include "Rules/Suppressions.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include <gtest/gtest.h>
 
 using namespace seam;
@@ -23,17 +27,17 @@ TEST(GlobList, LastMatchingItemDecides) {
 }
 
 TEST(Nolint, FormsAndBlocks) {
-  NolintDirectives D = NolintDirectives::parse(
-      "a; // NOLINT\n"                         // 1
-      "b; // NOLINT(seam-graph-*)\n"           // 2
-      "// NOLINTNEXTLINE(seam-host-sync)\n"    // 3
-      "c;\n"                                   // 4
-      "// NOLINTBEGIN(seam-*)\n"               // 5
-      "d;\n"                                   // 6
-      "// NOLINTEND(seam-*)\n"                 // 7
-      "e;\n"                                   // 8
-      "// NOLINTBEGIN(x)\n"                    // 9
-      "// NOLINTEND(y)\n");                    // 10
+  NolintDirectives D =
+      NolintDirectives::parse("a; // NOLINT\n"                      // 1
+                              "b; // NOLINT(seam-graph-*)\n"        // 2
+                              "// NOLINTNEXTLINE(seam-host-sync)\n" // 3
+                              "c;\n"                                // 4
+                              "// NOLINTBEGIN(seam-*)\n"            // 5
+                              "d;\n"                                // 6
+                              "// NOLINTEND(seam-*)\n"              // 7
+                              "e;\n"                                // 8
+                              "// NOLINTBEGIN(x)\n"                 // 9
+                              "// NOLINTEND(y)\n");                 // 10
   EXPECT_TRUE(D.suppresses(1, "seam-host-sync"));
   EXPECT_FALSE(D.suppresses(2, "seam-host-sync"));
   EXPECT_TRUE(D.suppresses(2, "seam-graph-break"));
@@ -66,8 +70,8 @@ TEST(Shard, ParseAndSplit) {
 }
 
 TEST(LineFilter, ClangTidySemantics) {
-  llvm::Expected<LineFilter> LF =
-      LineFilter::parse(R"([{"name":"a.cpp","lines":[[1,3],[7,7]]},{"name":"b.h"}])");
+  llvm::Expected<LineFilter> LF = LineFilter::parse(
+      R"([{"name":"a.cpp","lines":[[1,3],[7,7]]},{"name":"b.h"}])");
   ASSERT_TRUE(static_cast<bool>(LF));
   EXPECT_TRUE(LF->passes("/src/a.cpp", 2));
   EXPECT_TRUE(LF->passes("/src/a.cpp", 7));
@@ -113,20 +117,119 @@ TEST(SharedPreamble, LeadingIncludes) {
                             "int x;\n#include <map>\n",
                             "/nowhere"),
             "#include <torch/torch.h>\n#include <vector>\n");
-  EXPECT_EQ(leadingIncludes("#define X 1\n#include <torch/torch.h>\n", "/"), "");
+  EXPECT_EQ(leadingIncludes("#define X 1\n#include <torch/torch.h>\n", "/"),
+            "");
   EXPECT_EQ(leadingIncludes("#include \"missing-here.h\"\n", "/nowhere"),
             "#include \"missing-here.h\"\n");
 }
 
+namespace {
+/// A directory of files, removed at the end of the test.
+struct Files {
+  llvm::SmallString<128> Dir;
+  Files() { llvm::sys::fs::createUniqueDirectory("seam-preamble-test", Dir); }
+  ~Files() { llvm::sys::fs::remove_directories(Dir); }
+  std::string add(llvm::StringRef Name, llvm::StringRef Text) {
+    llvm::SmallString<256> P(Dir);
+    llvm::sys::path::append(P, Name);
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS << Text;
+    return std::string(P);
+  }
+};
+} // namespace
+
+TEST(SharedPreamble, LeadingSystemHeadersFollowProjectHeaders) {
+  Files F;
+  F.add("inc/a.h", "\xEF\xBB\xBF#ifndef A_H\n#define A_H // guard\n"
+                   "#include <vector>\n#include \"b.h\"\n"
+                   "#include <torch/torch.h>\nint a();\n#include <map>\n"
+                   "#endif\n");
+  F.add("inc/b.h", "#pragma once\n/* only includes */\n#include <string>\n"
+                   "#include <vector>\n");
+  F.add("src/includes-only.h", "#pragma once\n#include <set>\n");
+  std::string Main =
+      F.add("src/main.cpp", "// c\n#include \"includes-only.h\"\n#include "
+                            "<a.h>\n#include <list>\nint main();\n");
+  IncludeDirs D;
+  D.User = {std::string(F.Dir) + "/inc"};
+  D.Quote = D.User;
+  // includes-only.h beside main.cpp, a.h through -I and its guard, b.h
+  // beside a.h; a.h's code ends the walk.
+  EXPECT_EQ(leadingSystemHeaders(Main, D),
+            (std::vector<std::string>{"<set>", "<vector>", "<string>",
+                                      "<torch/torch.h>"}));
+  std::string Macro =
+      F.add("src/macro.cpp", "#define NOMINMAX\n#include <vector>\n");
+  EXPECT_TRUE(leadingSystemHeaders(Macro, D).empty());
+  // A guard that is not the header's first line is code.
+  F.add("inc/late.h", "#include <set>\n#ifndef LATE_H\n#define LATE_H\n"
+                      "#include <map>\n#endif\n");
+  std::string Late = F.add("src/late.cpp", "#include \"late.h\"\n");
+  EXPECT_EQ(leadingSystemHeaders(Late, D), (std::vector<std::string>{"<set>"}));
+  // A quoted include found nowhere in the project is written as it was.
+  std::string Cuda = F.add("src/cuda.cpp", "#include \"cuda.h\"\nint x;\n");
+  EXPECT_EQ(leadingSystemHeaders(Cuda, D),
+            (std::vector<std::string>{"\"cuda.h\""}));
+}
+
+TEST(SharedPreamble, IncludeDirsAndForcedIncludes) {
+  clang::tooling::CompileCommand C("/b", "a.cpp",
+                                   {"c++", "-I", "inc", "-I/abs", "-iquote",
+                                    "q", "-isystem", "/sys",
+                                    "--include-directory=d", "a.cpp"},
+                                   "");
+  IncludeDirs D = includeDirs(C);
+  EXPECT_EQ(D.User, (std::vector<std::string>{"/b/inc", "/abs", "/b/d"}));
+  EXPECT_EQ(D.Quote,
+            (std::vector<std::string>{"/b/q", "/b/inc", "/abs", "/b/d"}));
+  EXPECT_FALSE(hasForcedIncludes(C.CommandLine));
+  EXPECT_TRUE(hasForcedIncludes({"c++", "-include", "cfg.h", "a.cpp"}));
+  EXPECT_TRUE(hasForcedIncludes({"-include-pch", "x.pch"}));
+  EXPECT_TRUE(hasForcedIncludes({"-imacros", "m.h"}));
+}
+
+TEST(SharedPreamble, PlanSharesTheHeaderThatSavesMost) {
+  // As PPO-LibTorch: files reach <iostream> or <vector> first, most of them
+  // also <torch/torch.h>, which is what is worth sharing.
+  std::vector<std::vector<std::string>> Leading = {
+      {"<iostream>", "<torch/torch.h>", "<random>"}, // 0
+      {"<vector>", "<cmath>", "<torch/torch.h>"},    // 1
+      {"<vector>", "<iostream>"},                    // 2
+      {"<iostream>", "<vector>", "<mutex>"},         // 3
+      {"<torch/torch.h>", "<iostream>"},             // 4
+      {"<map>"},                                     // 5
+  };
+  std::map<std::string, uint64_t> Bytes = {{"<iostream>", 900000},
+                                           {"<vector>", 400000},
+                                           {"<torch/torch.h>", 9000000},
+                                           {"<random>", 100000},
+                                           {"<cmath>", 80000},
+                                           {"<mutex>", 50000},
+                                           {"<map>", 60000}};
+  std::vector<SystemPreamble> P = planSystemPreambles(Leading, Bytes);
+  ASSERT_EQ(P.size(), 2u);
+  EXPECT_EQ(P[0].Members, (std::vector<size_t>{0, 1, 4}));
+  EXPECT_EQ(P[0].Headers, (std::vector<std::string>{"<torch/torch.h>"}));
+  // Then what 2 and 3 both reach, in 2's order; 5 shares nothing.
+  EXPECT_EQ(P[1].Members, (std::vector<size_t>{2, 3}));
+  EXPECT_EQ(P[1].Headers, (std::vector<std::string>{"<vector>", "<iostream>"}));
+  // Counted by files when nothing was measured.
+  P = planSystemPreambles({{"<a>"}, {"<a>", "<b>"}, {"<b>"}, {"<b>"}}, {});
+  ASSERT_EQ(P.size(), 1u);
+  EXPECT_EQ(P[0].Members, (std::vector<size_t>{1, 2, 3}));
+  EXPECT_EQ(P[0].Headers, (std::vector<std::string>{"<b>"}));
+}
+
 TEST(SharedPreamble, FlagsIgnoreFileAndOutputs) {
-  clang::tooling::CompileCommand A("/b", "../a.cpp",
-                                   {"c++", "-Iinc", "-MD", "-MF", "a.d", "-o",
-                                    "a.o", "-c", "../a.cpp"},
-                                   "");
-  clang::tooling::CompileCommand B("/b", "../b.cpp",
-                                   {"c++", "-Iinc", "-MD", "-MF", "b.d", "-o",
-                                    "b.o", "-c", "../b.cpp"},
-                                   "");
+  clang::tooling::CompileCommand A(
+      "/b", "../a.cpp",
+      {"c++", "-Iinc", "-MD", "-MF", "a.d", "-o", "a.o", "-c", "../a.cpp"}, "");
+  clang::tooling::CompileCommand B(
+      "/b", "../b.cpp",
+      {"c++", "-Iinc", "-MD", "-MF", "b.d", "-o", "b.o", "-c", "../b.cpp"}, "");
   EXPECT_EQ(preambleFlags(A), preambleFlags(B));
   B.CommandLine.insert(B.CommandLine.begin() + 1, "-DX");
   EXPECT_NE(preambleFlags(A), preambleFlags(B));
