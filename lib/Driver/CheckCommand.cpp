@@ -529,6 +529,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     std::vector<std::string> Temporary; // removed at the end of the run
     bool Reused = false;                // from the cache, not built
     bool MayBuild = true;               // false: only reused from the cache
+    std::string Key;                    // in the cache
   };
   std::vector<Preamble> Preambles;
   std::vector<int> PreambleOf(Jobs.size(), -1);
@@ -672,7 +673,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         Text = (*Buf)->getBuffer().str();
       // Kept between runs: everything the PCH depends on but its inputs,
       // whose sizes and times the cache checks.
-      std::string Key;
+      std::string &Key = P.Key;
       if (Cache) {
         Key = Parts.seam() + '\0' + Text + '\0' + preambleFlags(C);
         for (const std::vector<std::string> *A :
@@ -790,6 +791,14 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         return false;
       };
       if (P && !O.Parse.Ok && Refused()) {
+        // A cached one clang cannot load is dropped, not tried again.
+        if (P->Reused) {
+          std::lock_guard<std::mutex> G(Lock);
+          if (Cache->dropPreamble(P->Key))
+            llvm::errs() << "seam: note: the cached preamble '" << P->Pch
+                         << "' could not be loaded; it is built again on the "
+                            "next run\n";
+        }
         O.Parse = Parse("");
         P = nullptr;
       }

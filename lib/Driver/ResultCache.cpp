@@ -331,7 +331,11 @@ std::vector<PreambleInput> ResultCache::inputs(const clang::SourceManager &SM) {
     const clang::SrcMgr::ContentCache &C = E.getFile().getContentCache();
     if (!C.OrigEntry)
       continue;
-    Out.push_back({absolutePath(SM, *C.OrigEntry),
+    // As opened: a lexical clean-up of "../" is wrong across symlinks
+    // (GCC's headers are reached through several).
+    llvm::SmallString<256> Path(C.OrigEntry->getName());
+    SM.getFileManager().makeAbsolutePath(Path);
+    Out.push_back({std::string(Path),
                    static_cast<uint64_t>(C.OrigEntry->getSize()),
                    static_cast<int64_t>(C.OrigEntry->getModificationTime())});
   }
@@ -388,6 +392,13 @@ ResultCache::lookupPreamble(const std::string &Key, std::string &Note) {
     llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   }
   return P;
+}
+
+bool ResultCache::dropPreamble(const std::string &Key) {
+  // Without its manifest a preamble is never used; the files go with the
+  // next eviction or the next build under the same key.
+  return !llvm::sys::fs::remove(preambleDir(Key) + "/manifest.json",
+                                /*IgnoreNonExisting=*/false);
 }
 
 llvm::Expected<CachedPreamble>

@@ -98,6 +98,9 @@ public:
   commitPreamble(const std::string &Key, const CachedPreamble &Built,
                  const std::vector<PreambleInput> &Inputs);
 
+  /// Forgets the preamble \p Key (clang could not load it); true when
+  /// there was one.
+  bool dropPreamble(const std::string &Key);
   /// <dir>/preambles/<key>: the header, the PCH and the manifest.
   std::string preambleDir(const std::string &Key) const;
 
