@@ -530,6 +530,9 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     bool Reused = false;                // from the cache, not built
     bool MayBuild = true;               // false: only reused from the cache
     std::string Key;                    // in the cache
+    int Base = -1;                      // the preamble this one is built on
+    std::vector<size_t> Chained;        // the preambles built on this one
+    size_t CommandJob = 0;              // whose command builds it
   };
   std::vector<Preamble> Preambles;
   std::vector<int> PreambleOf(Jobs.size(), -1);
@@ -537,23 +540,37 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   // Files whose results are cached take part in the plan, so that the
   // files left to parse get the preambles of earlier runs; a preamble that
   // only one of those would use is reused from the cache, never built.
-  std::vector<bool> Grouped(Jobs.size());
+  // A preamble of files that begin alike is built on the preamble of the
+  // system headers they reach first, when there is one (a chained PCH):
+  // editing the project headers it holds rebuilds only that part.
+  std::vector<int> Stage1Of(Jobs.size(), -1);
   auto AddPreamble = [&](const std::string &Text,
-                         const std::vector<size_t> &All) {
+                         const std::vector<size_t> &All, bool Stage1) {
     std::vector<size_t> Members;
+    std::vector<size_t> Chained;
     for (size_t M : All) {
-      Grouped[M] = true;
+      if (!Stage1 && Stage1Of[M] >= 0) {
+        if (!llvm::is_contained(Chained, size_t(Stage1Of[M])))
+          Chained.push_back(Stage1Of[M]);
+        continue;
+      }
       if (!Hits[M])
         Members.push_back(M);
     }
-    if (Members.empty() || (Members.size() < 2 && !Cache))
+    size_t Users = Members.size();
+    for (size_t G : Chained)
+      Users += Preambles[G].Members.size();
+    if (Users == 0 || (Users < 2 && !Cache))
       return;
     if (PreambleDir.empty() &&
         llvm::sys::fs::createUniqueDirectory("seam-preamble", PreambleDir))
       return;
     Preamble P;
     P.Members = Members;
-    P.MayBuild = Members.size() >= 2;
+    P.MayBuild = Users >= 2;
+    P.Chained = Chained;
+    P.CommandJob =
+        Members.empty() ? Preambles[Chained.front()].CommandJob : Members[0];
     std::string Base = std::string(PreambleDir) + "/preamble-" +
                        std::to_string(Preambles.size());
     P.Header = Base + ".h";
@@ -565,8 +582,14 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       return;
     OS << Text;
     OS.close();
+    int Index = static_cast<int>(Preambles.size());
+    for (size_t G : Chained)
+      Preambles[G].Base = Index;
     for (size_t M : Members)
-      PreambleOf[M] = static_cast<int>(Preambles.size());
+      PreambleOf[M] = Index;
+    if (Stage1)
+      for (size_t M : All)
+        Stage1Of[M] = Index;
     Preambles.push_back(std::move(P));
   };
   std::function<void(size_t)> BuildPreamble;
@@ -598,7 +621,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     }
     for (auto &[Key, Members] : Groups)
       if (Members.size() >= 2)
-        AddPreamble(Key.substr(0, Key.find('\0')), Members);
+        AddPreamble(Key.substr(0, Key.find('\0')), Members, true);
 
     // The rest, by flags, with the system headers each reaches first.
     struct FlagsGroup {
@@ -610,8 +633,6 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     };
     std::map<std::string, FlagsGroup> ByFlags;
     for (size_t I : Candidates) {
-      if (Grouped[I])
-        continue;
       const clang::tooling::CompileCommand &C = Jobs[I].Commands.front();
       std::vector<std::string> Lead =
           leadingSystemHeaders(absolute(Jobs[I].File), includeDirs(C));
@@ -661,13 +682,16 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         std::vector<size_t> Members;
         for (size_t M : SP.Members)
           Members.push_back(G->Jobs[M]);
-        AddPreamble(Text, Members);
+        AddPreamble(Text, Members, false);
       }
     }
     BuildPreamble = [&](size_t I) {
       Preamble &P = Preambles[I];
       const clang::tooling::CompileCommand &C =
-          Jobs[P.Members.front()].Commands.front();
+          Jobs[P.CommandJob].Commands.front();
+      // Built on its base when that one was built; alone otherwise.
+      const Preamble *Base =
+          P.Base >= 0 && Preambles[P.Base].Ok ? &Preambles[P.Base] : nullptr;
       std::string Text;
       if (auto Buf = llvm::MemoryBuffer::getFile(P.Header, /*IsText=*/true))
         Text = (*Buf)->getBuffer().str();
@@ -681,6 +705,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
               &Opts.Frontend.ExtraArgs})
           Key += '\0' + llvm::join(*A, "\x1f");
         Key += Opts.Frontend.SkipSystemBodies ? "\x1eskip" : "\x1ekeep";
+        if (Base)
+          Key += "\x1e" + Base->Key;
         Key = ResultCache::hash(Key);
         std::string Note;
         std::optional<CachedPreamble> Hit = Cache->lookupPreamble(Key, Note);
@@ -716,14 +742,25 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       }
       std::vector<PreambleInput> Inputs;
       std::optional<std::string> Err = buildPch(
-          C, Opts.Frontend, Header, Pch, [&](const clang::SourceManager &SM) {
+          C, Opts.Frontend, Header, Pch,
+          [&](const clang::SourceManager &SM) {
             // The preamble's own header is this run's, not a source.
             P.Deps = ResultCache::dependencies(SM);
             llvm::erase_if(P.Deps,
                            [&](const auto &D) { return D.first == Header; });
             if (Slot)
               Inputs = ResultCache::inputs(SM);
-          });
+          },
+          Base ? Base->Pch : "");
+      if (Base) {
+        // What the base read, and the base itself: rebuilt, it is new.
+        P.Deps.insert(P.Deps.end(), Base->Deps.begin(), Base->Deps.end());
+        llvm::sys::fs::file_status St;
+        if (!llvm::sys::fs::status(Base->Pch, St))
+          Inputs.push_back({Base->Pch, St.getSize(),
+                            static_cast<int64_t>(llvm::sys::toTimeT(
+                                St.getLastModificationTime()))});
+      }
       // Without it, each file parses its includes itself, as always.
       P.Ok = !Err;
       if (!Slot)
@@ -760,9 +797,14 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       ApiModel Api(*J.Pack); // its caches are per thread and per AST
       std::vector<std::pair<std::string, std::string>> Deps;
       bool Analyzed = false;
-      const Preamble *P = PreambleOf[I] >= 0 && Preambles[PreambleOf[I]].Ok
-                              ? &Preambles[PreambleOf[I]]
-                              : nullptr;
+      // Its preamble, else the one that was to be built on (it holds the
+      // system headers the file reaches first).
+      int PI = PreambleOf[I];
+      if (PI >= 0 && !Preambles[PI].Ok)
+        PI = Preambles[PI].Base >= 0 && Preambles[Preambles[PI].Base].Ok
+                 ? Preambles[PI].Base
+                 : -1;
+      const Preamble *P = PI >= 0 ? &Preambles[PI] : nullptr;
       auto Parse = [&](const std::string &Pch) {
         O.Analysis = TUAnalysis();
         Analyzed = false;
@@ -803,7 +845,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         P = nullptr;
       }
       if (P) {
-        Used[I] = PreambleOf[I];
+        Used[I] = PI;
         Deps.insert(Deps.end(), P->Deps.begin(), P->Deps.end());
         std::sort(Deps.begin(), Deps.end());
         Deps.erase(std::unique(Deps.begin(), Deps.end()), Deps.end());
@@ -846,18 +888,24 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   // Each file is parsed as soon as its preamble is built: the files of a
   // small preamble, and those without one, do not wait for the largest.
   if (Threads <= 1 || Jobs.size() <= 1) {
-    for (size_t I = 0; I < Preambles.size(); ++I)
-      BuildPreamble(I);
+    for (bool Chained : {false, true})
+      for (size_t I = 0; I < Preambles.size(); ++I)
+        if ((Preambles[I].Base >= 0) == Chained)
+          BuildPreamble(I);
     for (size_t I = 0; I < Jobs.size(); ++I)
       RunJob(I);
   } else {
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Threads));
+    std::function<void(size_t)> Build = [&](size_t I) {
+      BuildPreamble(I);
+      for (size_t G : Preambles[I].Chained)
+        Pool.async([&, G] { Build(G); });
+      for (size_t M : Preambles[I].Members)
+        Pool.async([&, M] { RunJob(M); });
+    };
     for (size_t I = 0; I < Preambles.size(); ++I)
-      Pool.async([&, I] {
-        BuildPreamble(I);
-        for (size_t M : Preambles[I].Members)
-          Pool.async([&, M] { RunJob(M); });
-      });
+      if (Preambles[I].Base < 0)
+        Pool.async([&, I] { Build(I); });
     for (size_t I = 0; I < Jobs.size(); ++I)
       if (PreambleOf[I] < 0)
         Pool.async([&, I] { RunJob(I); });

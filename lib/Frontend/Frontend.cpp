@@ -434,8 +434,12 @@ private:
 std::optional<std::string>
 buildPch(const CompileCommand &Command, const FrontendOptions &Opts,
          const std::string &Header, const std::string &Pch,
-         const std::function<void(const SourceManager &)> &OnDone) {
-  HeaderTool T(Command, Opts, Header, {});
+         const std::function<void(const SourceManager &)> &OnDone,
+         const std::string &BasePch) {
+  std::vector<std::string> Mine;
+  if (!BasePch.empty())
+    Mine = {"-include-pch", BasePch};
+  HeaderTool T(Command, Opts, Header, Mine);
   PchFactory F(Pch, Opts.SkipSystemBodies, OnDone);
   if (!T.run(F))
     return "the shared preamble '" + Header + "' did not compile" +

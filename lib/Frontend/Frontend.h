@@ -67,12 +67,14 @@ parseFile(const std::vector<clang::tooling::CompileCommand> &Commands,
 /// Precompiles \p Header (the leading includes that several files share)
 /// with \p Command's flags into \p Pch, skipping bodies in system headers as
 /// parseFile does. \p OnDone sees the source manager of that parse (for the
-/// files it read). Returns the error line, or nothing.
+/// files it read). With \p BasePch, the PCH is built on that one (chained:
+/// it holds only what \p Header adds). Returns the error line, or nothing.
 std::optional<std::string>
 buildPch(const clang::tooling::CompileCommand &Command,
          const FrontendOptions &Opts, const std::string &Header,
          const std::string &Pch,
-         const std::function<void(const clang::SourceManager &)> &OnDone);
+         const std::function<void(const clang::SourceManager &)> &OnDone,
+         const std::string &BasePch = "");
 
 /// Preprocesses \p Header with \p Command's flags and returns, for each of
 /// its lines, the bytes of the files its #include brought in that no
