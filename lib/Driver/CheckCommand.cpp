@@ -716,6 +716,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         }
         if (Hit) {
           P.Reused = true;
+          P.Header = Hit->Header;
           P.Pch = Hit->Pch;
           P.Deps = std::move(Hit->Deps);
           P.Ok = true;
@@ -780,6 +781,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         P.Temporary.push_back(Pch);
         return;
       }
+      P.Header = Header;
       P.Pch = Cache->preambleDir(Key) + "/preamble.pch";
     };
   }
