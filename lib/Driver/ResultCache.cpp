@@ -152,6 +152,18 @@ std::vector<Finding> findings(const json &A) {
   return Out;
 }
 
+/// Checks an entry's version and key (throwing when they are not this
+/// run's) and returns the dependencies it lists.
+std::vector<std::pair<std::string, std::string>>
+header(const json &J, const std::string &Key) {
+  if (J.is_discarded() || J.at("version") != EntryVersion || J.at("key") != Key)
+    throw std::runtime_error("bad header");
+  std::vector<std::pair<std::string, std::string>> Deps;
+  for (const json &D : J.at("deps"))
+    Deps.push_back({D.at(0).get<std::string>(), D.at(1).get<std::string>()});
+  return Deps;
+}
+
 /// Writes \p Text to a temporary file beside \p Path and renames it over
 /// \p Path: a concurrent run reads the old file or the new one, never half
 /// of one. Returns an error line, or nothing.
@@ -253,12 +265,7 @@ std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
                        nullptr, /*allow_exceptions=*/false);
   CachedTU TU;
   try {
-    if (J.is_discarded() || J.at("version") != EntryVersion ||
-        J.at("key") != Key)
-      throw std::runtime_error("bad header");
-    for (const json &D : J.at("deps"))
-      TU.Deps.push_back(
-          {D.at(0).get<std::string>(), D.at(1).get<std::string>()});
+    TU.Deps = header(J, Key);
     const json &P = J.at("parse");
     TU.Parse.File = P.at("file").get<std::string>();
     TU.Parse.Ok = P.at("ok").get<bool>();
@@ -362,12 +369,7 @@ ResultCache::lookupPreamble(const std::string &Key, std::string &Note) {
   json J = json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(),
                        nullptr, /*allow_exceptions=*/false);
   try {
-    if (J.is_discarded() || J.at("version") != EntryVersion ||
-        J.at("key") != Key)
-      throw std::runtime_error("bad header");
-    for (const json &D : J.at("deps"))
-      P.Deps.push_back(
-          {D.at(0).get<std::string>(), D.at(1).get<std::string>()});
+    P.Deps = header(J, Key);
     for (const json &In : J.at("inputs")) {
       llvm::sys::fs::file_status St;
       if (llvm::sys::fs::status(In.at(0).get<std::string>(), St) ||
