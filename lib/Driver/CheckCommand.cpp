@@ -26,6 +26,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <array>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -82,6 +83,21 @@ std::string projectRoot(const std::string &SarifRoot) {
 
 static void errorLine(const std::string &Msg) {
   llvm::errs() << "seam: error: " << Msg << "\n";
+}
+
+/// What the command line adds to every compile command.
+static std::array<const std::vector<std::string> *, 3>
+extraArgs(const FrontendOptions &F) {
+  return {&F.ArgsBefore, &F.ArgsAfter, &F.ExtraArgs};
+}
+
+/// The part of a cache key that the frontend options make: the extra
+/// arguments, and whether system bodies are skipped.
+static std::string frontendKey(const FrontendOptions &F) {
+  std::string K;
+  for (const std::vector<std::string> *A : extraArgs(F))
+    K += '\0' + llvm::join(*A, "\x1f");
+  return K + (F.SkipSystemBodies ? "\x1eskip" : "\x1ekeep");
 }
 
 static std::string absolute(llvm::StringRef Path) {
@@ -406,14 +422,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         std::string K = Parts.seam() + '\0' + absolute(File) + '\0';
         for (const clang::tooling::CompileCommand &Cmd : J.Commands)
           K += Cmd.Directory + '\0' + llvm::join(Cmd.CommandLine, "\x1f");
-        for (const std::vector<std::string> *A :
-             {&Opts.Frontend.ArgsBefore, &Opts.Frontend.ArgsAfter,
-              &Opts.Frontend.ExtraArgs})
-          K += '\0' + llvm::join(*A, "\x1f");
-        K += Opts.Frontend.SkipSystemBodies ? "\x1e"
-                                              "skip"
-                                            : "\x1e"
-                                              "keep";
+        K += frontendKey(Opts.Frontend);
         K += Opts.Analysis.ReportColdSyncs ? "\x1e"
                                              "cold"
                                            : "\x1e"
@@ -597,11 +606,9 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   for (size_t I = 0; I < Jobs.size(); ++I)
     AnyToParse |= !Jobs[I].Error && !Hits[I];
   // Something included before every file: no preamble may go first.
-  bool ForcedForAll = false;
-  for (const std::vector<std::string> *A :
-       {&Opts.Frontend.ArgsBefore, &Opts.Frontend.ArgsAfter,
-        &Opts.Frontend.ExtraArgs})
-    ForcedForAll |= hasForcedIncludes(*A);
+  bool ForcedForAll = llvm::any_of(
+      extraArgs(Opts.Frontend),
+      [](const std::vector<std::string> *A) { return hasForcedIncludes(*A); });
   if (Opts.SharePreambles && AnyToParse && !ForcedForAll) {
     std::map<std::string, std::vector<size_t>> Groups;
     std::vector<size_t> Candidates;
@@ -700,11 +707,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       std::string &Key = P.Key;
       if (Cache) {
         Key = Parts.seam() + '\0' + Text + '\0' + preambleFlags(C);
-        for (const std::vector<std::string> *A :
-             {&Opts.Frontend.ArgsBefore, &Opts.Frontend.ArgsAfter,
-              &Opts.Frontend.ExtraArgs})
-          Key += '\0' + llvm::join(*A, "\x1f");
-        Key += Opts.Frontend.SkipSystemBodies ? "\x1eskip" : "\x1ekeep";
+        Key += frontendKey(Opts.Frontend);
         if (Base)
           Key += "\x1e" + Base->Key;
         Key = ResultCache::hash(Key);

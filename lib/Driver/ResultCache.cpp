@@ -152,6 +152,17 @@ std::vector<Finding> findings(const json &A) {
   return Out;
 }
 
+/// Sets \p Path's time to now: it was used, for the least-recently-used
+/// eviction.
+void markUsed(const std::string &Path) {
+  if (int FD; !llvm::sys::fs::openFileForWrite(
+          Path, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append)) {
+    llvm::sys::fs::setLastAccessAndModificationTime(
+        FD, llvm::sys::toTimePoint(std::time(nullptr)));
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+}
+
 /// Checks an entry's version and key (throwing when they are not this
 /// run's) and returns the dependencies it lists.
 std::vector<std::pair<std::string, std::string>>
@@ -287,13 +298,7 @@ std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
   for (const auto &[File, Hash] : TU.Deps)
     if (hashFile(File) != Hash)
       return std::nullopt; // a source changed
-  // Mark it used, for the least-recently-used eviction.
-  if (int FD; !llvm::sys::fs::openFileForWrite(
-          Path, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append)) {
-    llvm::sys::fs::setLastAccessAndModificationTime(
-        FD, llvm::sys::toTimePoint(std::time(nullptr)));
-    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
-  }
+  markUsed(Path);
   return TU;
 }
 
@@ -386,13 +391,7 @@ ResultCache::lookupPreamble(const std::string &Key, std::string &Note) {
   }
   if (!llvm::sys::fs::exists(P.Pch) || !llvm::sys::fs::exists(P.Header))
     return std::nullopt;
-  if (int FD; !llvm::sys::fs::openFileForWrite(Manifest, FD,
-                                               llvm::sys::fs::CD_OpenExisting,
-                                               llvm::sys::fs::OF_Append)) {
-    llvm::sys::fs::setLastAccessAndModificationTime(
-        FD, llvm::sys::toTimePoint(std::time(nullptr)));
-    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
-  }
+  markUsed(Manifest);
   return P;
 }
 
@@ -524,14 +523,7 @@ void ResultCache::evict() {
     if (E.IsPreamble) {
       // The manifest first: without it the rest is never used.
       llvm::sys::fs::remove(E.Path + "/manifest.json");
-      std::error_code EC2;
-      std::vector<std::string> Files;
-      for (llvm::sys::fs::directory_iterator F(E.Path, EC2), FEnd;
-           F != FEnd && !EC2; F.increment(EC2))
-        Files.push_back(F->path());
-      for (const std::string &F : Files)
-        llvm::sys::fs::remove(F);
-      llvm::sys::fs::remove(E.Path);
+      llvm::sys::fs::remove_directories(E.Path);
       Total -= E.Size;
     } else if (!llvm::sys::fs::remove(E.Path)) {
       Total -= E.Size;
