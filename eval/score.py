@@ -19,8 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 BASE = ["-std=c++17", "-isystem", "/usr/include/torch/csrc/api/include",
         "-I" + os.path.join(REPO, "include")]
-CUDA = ["-isystem", os.path.join(REPO, "test", "Inputs", "cuda-stub"),
-        "-isystem", "/usr/local/cuda/include"]
+CUDA = ["-isystem", os.path.join(REPO, "test", "Inputs", "cuda-stub")]
 RULES = ["seam-graph-break", "seam-host-sync", "seam-capture-sync"]
 
 

@@ -65,7 +65,7 @@ if os.path.exists(os.path.join(torch_api, "torch", "torch.h")):
     config.substitutions.append((
         "%torch",
         "-std=c++17 -isystem " + torch_api + " -isystem " +
-        os.path.join(inputs, "cuda-stub") + " -isystem /usr/local/cuda/include"))
+        os.path.join(inputs, "cuda-stub")))
 
 # Real Thrust headers (Debian's libthrust-dev) for the shipped thrust pack,
 # parsed with Thrust's host (CPP) device system: the pack describes what the

@@ -174,6 +174,13 @@ int main(int Argc, char **Argv) {
                   "Also report host syncs outside hot paths (one-off reads), "
                   "as notes");
   Check
+      ->add_option("--default-residency", Opts.DefaultResidency,
+                   "Where a tensor whose origin is not visible is taken to "
+                   "live: device (default) or host, for a CPU-only program "
+                   "(then only tensors seen moved to a device can sync). "
+                   "Beats DefaultResidency in .seam.yaml")
+      ->check(CLI::IsMember({"device", "host"}));
+  Check
       ->add_option("--color", Color,
                    "Colour text output: auto (only on a terminal), always, "
                    "never. Default: auto")

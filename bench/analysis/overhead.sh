@@ -15,7 +15,7 @@ if [ ${#FILES[@]} -eq 0 ]; then
   FILES=(examples/libtorch/train.cpp test/integration/training-loop.cpp)
 fi
 FLAGS=(-std=c++17 -isystem /usr/include/torch/csrc/api/include -Iinclude
-       -isystem test/Inputs/cuda-stub -isystem /usr/local/cuda/include)
+       -isystem test/Inputs/cuda-stub)
 SEAM="$BUILD/bin/seam"
 export SEAM_RULES_DIR="$PWD/rules"
 

@@ -16,7 +16,7 @@ BUILD=${1:-build}; N=${2:-16}; J=${3:-2}; REPS=${4:-3}
 SEAM="$REPO_ROOT/$BUILD/bin/seam"
 export SEAM_RULES_DIR="$REPO_ROOT/rules"
 FLAGS=(-std=c++17 -isystem /usr/include/torch/csrc/api/include -I"$REPO_ROOT/include"
-       -isystem "$REPO_ROOT/test/Inputs/cuda-stub" -isystem /usr/local/cuda/include)
+       -isystem "$REPO_ROOT/test/Inputs/cuda-stub")
 WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 secs() { /usr/bin/time -f '%e %M' -o "$WORK/time" "$@" >/dev/null 2>&1 || true; tail -1 "$WORK/time"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

@@ -5,7 +5,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
+#include <algorithm>
 #include <ctime>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 namespace seam {
@@ -134,7 +136,8 @@ const BaselineEntry *Baseline::find(const std::string &Fingerprint) const {
 }
 
 std::string baselineText(const std::vector<Finding> &Findings,
-                         llvm::StringRef Root, const Baseline *Previous) {
+                         llvm::StringRef Root, const Baseline *Previous,
+                         const std::set<std::string> *Analyzed) {
   nlohmann::json Results = nlohmann::json::array();
   for (const Finding &F : Findings) {
     if (F.RuleId == "clang-diagnostic-error")
@@ -153,6 +156,39 @@ std::string baselineText(const std::vector<Finding> &Findings,
         E["expires"] = Old->Expires;
     }
     Results.push_back(E);
+  }
+  if (Previous && Analyzed) {
+    std::set<std::string> Written;
+    for (const Finding &F : Findings)
+      Written.insert(F.Fingerprint);
+    bool Kept = false;
+    for (const auto &[FP, Old] : Previous->entries()) {
+      if (Analyzed->count(Old.File) || Written.count(FP))
+        continue;
+      nlohmann::json E = {{"fingerprint", Old.Fingerprint},
+                          {"rule", Old.Rule},
+                          {"file", Old.File},
+                          {"line", Old.Line},
+                          {"function", Old.Function},
+                          {"message", Old.Message}};
+      if (!Old.Reason.empty())
+        E["reason"] = Old.Reason;
+      if (!Old.Expires.empty())
+        E["expires"] = Old.Expires;
+      Results.push_back(std::move(E));
+      Kept = true;
+    }
+    // One order whichever run wrote it: by file, then line.
+    if (Kept)
+      std::stable_sort(Results.begin(), Results.end(),
+                       [](const nlohmann::json &A, const nlohmann::json &B) {
+                         return std::make_tuple(A["file"].get<std::string>(),
+                                                A["line"].get<unsigned>(),
+                                                A["rule"].get<std::string>()) <
+                                std::make_tuple(B["file"].get<std::string>(),
+                                                B["line"].get<unsigned>(),
+                                                B["rule"].get<std::string>());
+                       });
   }
   nlohmann::json Doc = {{"version", 1},
                         {"tool", "seam"},

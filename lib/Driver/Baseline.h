@@ -55,6 +55,10 @@ public:
   const std::string &path() const { return Path; }
   /// The entry of \p Fingerprint, for carrying reasons into a new baseline.
   const BaselineEntry *find(const std::string &Fingerprint) const;
+  /// Every entry, by fingerprint.
+  const std::map<std::string, BaselineEntry> &entries() const {
+    return Entries;
+  }
 
 private:
   std::string Path;
@@ -64,9 +68,12 @@ private:
 };
 
 /// Writes today's \p Findings as a baseline; entries of \p Previous with the
-/// same fingerprint keep their reason and expiry.
+/// same fingerprint keep their reason and expiry. With \p Analyzed (files
+/// relative to \p Root), the run covered only those files: \p Previous's
+/// entries for every other file are kept as they were.
 std::string baselineText(const std::vector<Finding> &Findings,
-                         llvm::StringRef Root, const Baseline *Previous);
+                         llvm::StringRef Root, const Baseline *Previous,
+                         const std::set<std::string> *Analyzed = nullptr);
 
 /// Today's date as YYYY-MM-DD (UTC); $SEAM_TODAY overrides it for tests.
 std::string today();

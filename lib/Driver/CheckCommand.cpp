@@ -131,6 +131,8 @@ static FileConfig effectiveConfig(const FileConfig &C,
     E.HeaderFilterRegex = *Opts.HeaderFilter;
   if (Opts.ProfileGiven || !E.Profile)
     E.Profile = Opts.Profile;
+  if (Opts.DefaultResidency)
+    E.DefaultResidency = Opts.DefaultResidency;
   E.Regions.insert(E.Regions.begin(), Opts.Analysis.Regions.RegionGlobs.begin(),
                    Opts.Analysis.Regions.RegionGlobs.end());
   for (const std::string &S : Opts.Shapes)
@@ -221,9 +223,16 @@ private:
 } // namespace
 
 int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
-            const std::function<bool()> &BeforeParse,
-            const std::function<void(llvm::ArrayRef<Finding>)> &OnFile) {
+            const std::function<bool(const RunInputs &)> &BeforeParse,
+            const std::function<void(llvm::ArrayRef<Finding>)> &OnFile,
+            RunInputs *Inputs) {
   InputError = false;
+  RunInputs Own;
+  RunInputs &In = Inputs ? *Inputs : Own;
+  auto Declare = [&](const std::string &Path) {
+    if (!Path.empty())
+      In.Declared.push_back(Path);
+  };
   auto Fail = [&](const std::string &Input, const std::string &Msg) {
     errorLine(Msg);
     R.Errors.push_back({Input, Msg});
@@ -244,6 +253,18 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     return 2;
   }
   R.RulePacks = BasePacks;
+  for (const std::string &P : BasePacks)
+    Declare(P);
+  for (const std::string &F : Opts.Files)
+    Declare(F);
+  Declare(Opts.ConfigFile);
+  Declare(Opts.BaselinePath);
+  if (!Opts.Frontend.BuildDir.empty())
+    for (const char *Name : {"compile_commands.json", "compile_flags.txt"}) {
+      llvm::SmallString<256> P(Opts.Frontend.BuildDir);
+      llvm::sys::path::append(P, Name);
+      Declare(std::string(P));
+    }
   for (const std::string &G : Opts.Analysis.Regions.RegionGlobs)
     if (auto E = llvm::GlobPattern::create(G); !E) {
       errorLine("invalid --region pattern '" + G +
@@ -343,6 +364,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   for (const std::string &E : SelectErrors)
     Fail("", E);
   R.SourceRoot = projectRoot(Opts.SarifRoot);
+  In.Partial = !Opts.Files.empty() || Split.has_value();
   if (Split)
     llvm::erase_if(Files, [&](const std::string &F) {
       return !inShard(relativeToRoot(absolute(F), R.SourceRoot), *Split);
@@ -370,6 +392,11 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       continue;
     }
     FileConfig Eff = effectiveConfig(*C, Opts);
+    Declare(absolute(File));
+    for (const std::string &S : C->Sources)
+      Declare(S);
+    for (const std::string &P : C->Rules)
+      Declare(P);
     std::vector<std::string> PackPaths = BasePacks;
     PackPaths.insert(PackPaths.end(), C->Rules.begin(), C->Rules.end());
     llvm::Expected<const RulePack *> Pack = Packs.get(PackPaths);
@@ -385,6 +412,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       J.Cost.AllRegionRows = Opts.AllRegionRows;
       J.Analysis = Opts.Analysis;
       J.Analysis.Regions.RegionGlobs = Eff.Regions;
+      J.Analysis.AssumeHost = Eff.DefaultResidency.value_or("") == "host";
       for (const std::string &G : C->Regions)
         if (auto E = llvm::GlobPattern::create(G); !E && !J.Error)
           Bad(C->path() + ": invalid region pattern '" + G +
@@ -412,7 +440,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       if (std::optional<std::string> E = checkSourceFile(**DB, File))
         J.Error = *E;
       else
-        J.Commands = (*DB)->getCompileCommands(File);
+        J.Commands = commandsFor(**DB, File);
       // A file the database lists twice is analyzed once, with its first
       // command, as clang-tidy does.
       if (J.Commands.size() > 1)
@@ -441,7 +469,9 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     Jobs.push_back(std::move(J));
   }
 
-  if (BeforeParse && !BeforeParse())
+  for (auto &[Name, P] : Profiles)
+    Declare(P.Path);
+  if (BeforeParse && !BeforeParse(In))
     return 2;
 
   // Workers parse and analyze; whoever finishes hands on every result that
@@ -553,8 +583,13 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   // system headers they reach first, when there is one (a chained PCH):
   // editing the project headers it holds rebuilds only that part.
   std::vector<int> Stage1Of(Jobs.size(), -1);
+  // With a cache, a file alone in its flags (one file named, as pre-commit
+  // and CMAKE_CXX_CLANG_TIDY run Seam) gets a preamble of the system headers
+  // it reaches first: built once, it is reused by the next run that parses
+  // the file.
   auto AddPreamble = [&](const std::string &Text,
-                         const std::vector<size_t> &All, bool Stage1) {
+                         const std::vector<size_t> &All, bool Stage1,
+                         bool Alone = false) {
     std::vector<size_t> Members;
     std::vector<size_t> Chained;
     for (size_t M : All) {
@@ -576,7 +611,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       return;
     Preamble P;
     P.Members = Members;
-    P.MayBuild = Users >= 2;
+    P.MayBuild = Users >= 2 || Alone;
     P.Chained = Chained;
     P.CommandJob =
         Members.empty() ? Preambles[Chained.front()].CommandJob : Members[0];
@@ -654,6 +689,13 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     }
     std::vector<FlagsGroup *> ToMeasure;
     for (auto &[Flags, G] : ByFlags) {
+      if (G.Jobs.size() == 1 && Cache && !Hits[G.Jobs.front()]) {
+        std::string Text;
+        for (const std::string &H : G.Leading.front())
+          Text += "#include " + H + "\n";
+        AddPreamble(Text, G.Jobs, false, /*Alone=*/true);
+        continue;
+      }
       if (G.Jobs.size() < 2 ||
           llvm::all_of(G.Jobs, [&](size_t I) { return Hits[I].has_value(); }))
         continue;
@@ -793,7 +835,10 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   auto RunJob = [&](size_t I) {
     Job &J = Jobs[I];
     Outcome O;
+    std::vector<std::string> Read; // for RunInputs::Read
     if (Hits[I]) {
+      for (const auto &D : Hits[I]->Deps)
+        Read.push_back(D.first);
       O.Parse = std::move(Hits[I]->Parse);
       O.Analysis = std::move(Hits[I]->Analysis);
       O.Cached = true;
@@ -855,6 +900,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         std::sort(Deps.begin(), Deps.end());
         Deps.erase(std::unique(Deps.begin(), Deps.end()), Deps.end());
       }
+      for (const auto &D : Deps)
+        Read.push_back(D.first);
       // A TU with compile errors is stored too (its errors are results,
       // and come from the files it read), unless a file was missing: one
       // that appears later would not invalidate the entry.
@@ -871,6 +918,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         }
     }
     std::lock_guard<std::mutex> G(Lock);
+    In.Read.insert(Read.begin(), Read.end());
     Outcomes[I] = std::move(O);
     Outcomes[I].Done = true;
     ++Finished;
@@ -940,6 +988,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
           "; its result is reported again" +
           (E.Reason.empty() ? "" : " (reason: " + E.Reason + ")"));
   }
+  In.AnalyzedFiles = std::move(AnalyzedFiles);
   sortAndDedupe(R.Findings);
   std::stable_sort(
       R.Summary.begin(), R.Summary.end(),
@@ -982,17 +1031,30 @@ int runCheck(const CheckOptions &Opts) {
   bool InputError = false;
   // Check the outputs before the (slow) parsing so a bad -o fails fast, and
   // never overwrite an input.
-  auto CheckOutput = [&] {
-    std::vector<std::string> Inputs = Opts.Files;
-    Inputs.insert(Inputs.end(), Opts.RulePacks.begin(), Opts.RulePacks.end());
-    if (!Opts.BaselinePath.empty())
-      Inputs.push_back(Opts.BaselinePath);
+  // A baseline may be refreshed in place (--baseline X --write-baseline X):
+  // it is read in full before it is replaced.
+  auto Refresh = [&](const std::string &In) {
+    return !Opts.WriteBaselinePath.empty() && In == Opts.BaselinePath &&
+           llvm::sys::fs::equivalent(Opts.WriteBaselinePath, In);
+  };
+  auto CheckOutput = [&](llvm::ArrayRef<std::string> Known) {
     for (const std::string *Out : {&Opts.OutputPath, &Opts.WriteBaselinePath})
-      if (!Out->empty())
+      if (!Out->empty()) {
+        std::vector<std::string> Inputs;
+        for (const std::string &In : Known)
+          if (!(Out == &Opts.WriteBaselinePath && Refresh(In)))
+            Inputs.push_back(In);
         if (std::optional<std::string> Err = checkOutputPath(*Out, Inputs)) {
           errorLine(*Err);
           return false;
         }
+      }
+    if (!Opts.OutputPath.empty() && !Opts.WriteBaselinePath.empty() &&
+        llvm::sys::fs::equivalent(Opts.OutputPath, Opts.WriteBaselinePath)) {
+      errorLine("-o and --write-baseline name the same file ('" +
+                Opts.OutputPath + "')");
+      return false;
+    }
     return true;
   };
   bool Color = Opts.Color == CheckOptions::ColorMode::Always ||
@@ -1010,7 +1072,11 @@ int runCheck(const CheckOptions &Opts) {
       llvm::outs().flush();
     };
   }
-  int Code = analyze(Opts, R, InputError, CheckOutput, OnFile);
+  RunInputs Inputs;
+  int Code = analyze(
+      Opts, R, InputError,
+      [&](const RunInputs &In) { return CheckOutput(In.Declared); }, OnFile,
+      &Inputs);
   if (Stream && llvm::outs().has_error()) {
     std::error_code EC = llvm::outs().error();
     llvm::outs().clear_error();
@@ -1019,6 +1085,10 @@ int runCheck(const CheckOptions &Opts) {
   }
   if (Code)
     return Code;
+  // The headers the parses read are known only now; nothing was written.
+  if (!CheckOutput(std::vector<std::string>(Inputs.Read.begin(),
+                                            Inputs.Read.end())))
+    return 2;
   for (const std::string &N : R.Notes)
     llvm::errs() << "seam: note: " << N << "\n";
 
@@ -1057,8 +1127,11 @@ int runCheck(const CheckOptions &Opts) {
         llvm::consumeError(B.takeError());
     }
     sortAndDedupe(R.Unfiltered);
-    std::string Text = baselineText(R.Unfiltered, R.SourceRoot,
-                                    Previous ? &*Previous : nullptr);
+    // A run over part of the project (named files, a shard) keeps the
+    // entries of the files it did not analyze, with their reasons.
+    std::string Text = baselineText(
+        R.Unfiltered, R.SourceRoot, Previous ? &*Previous : nullptr,
+        Inputs.Partial ? &Inputs.AnalyzedFiles : nullptr);
     if (std::optional<std::string> Err =
             writeOutput(Opts.WriteBaselinePath,
                         [&](llvm::raw_ostream &OS) { OS << Text; })) {

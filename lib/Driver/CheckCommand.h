@@ -14,6 +14,7 @@
 #include "Report/Reporters.h"
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct CheckOptions {
   enum class ColorMode { Auto, Always, Never } Color = ColorMode::Auto;
   std::string Profile = "h100";    ///< --profile: bundled name or path
   bool ProfileGiven = false;       ///< --profile was given (beats .seam.yaml)
+  /// --default-residency: "device" or "host" (beats .seam.yaml).
+  std::optional<std::string> DefaultResidency;
   std::vector<std::string> Shapes; ///< --shape NAME=DIMS[:DTYPE]
   bool Summary = false;            ///< --summary
   /// Summary rows for regions without findings too (seam validate).
@@ -64,16 +67,32 @@ std::string findRulesDir(const char *Argv0);
 /// The packs loaded unless --no-default-rules, as paths in \p RulesDir.
 std::vector<std::string> defaultPackPaths(const std::string &RulesDir);
 
+/// Every file a run reads, so that nothing it writes can replace one.
+struct RunInputs {
+  /// Known before parsing: the sources, the database, configuration files,
+  /// packs, profiles and the baseline in use.
+  std::vector<std::string> Declared;
+  /// The project's own headers (and sources) the parses read.
+  std::set<std::string> Read;
+  /// Files this run analyzed, relative to the project root.
+  std::set<std::string> AnalyzedFiles;
+  /// Whether the run covered only part of the database (named files, or
+  /// --shard): a baseline written by it keeps the other files' entries.
+  bool Partial = false;
+};
+
 /// Runs the analysis of `seam check` into \p R without writing it. Returns
 /// 2 for a configuration error (already reported), else 0; \p InputError
 /// tells whether some input could not be analyzed. \p BeforeParse runs
-/// after configuration is validated and may veto the run. \p OnFile, when
+/// after configuration is validated, with the inputs known then, and may
+/// veto the run; \p Inputs, when given, receives every file the run read. \p OnFile, when
 /// given, receives each file's results in the order of the files, as soon
 /// as that file and every one before it are done.
 int analyze(
     const CheckOptions &Opts, Report &R, bool &InputError,
-    const std::function<bool()> &BeforeParse = nullptr,
-    const std::function<void(llvm::ArrayRef<Finding>)> &OnFile = nullptr);
+    const std::function<bool(const RunInputs &)> &BeforeParse = nullptr,
+    const std::function<void(llvm::ArrayRef<Finding>)> &OnFile = nullptr,
+    RunInputs *Inputs = nullptr);
 
 /// The project root for relative paths: --sarif-root, else the git top
 /// level above the working directory, else the working directory.

@@ -13,7 +13,7 @@ namespace {
 /// keys accepted.
 struct RawConfig {
   std::optional<std::string> Checks, WarningsAsErrors, HeaderFilterRegex,
-      Profile;
+      Profile, DefaultResidency;
   std::optional<std::vector<std::string>> Regions, OldRegions, Rules;
   std::optional<std::map<std::string, std::string>> Shapes, OldShapes;
   std::optional<bool> InheritParentConfig;
@@ -43,6 +43,7 @@ template <> struct MappingTraits<RawConfig> {
     IO.mapOptional("Shapes", C.Shapes);
     IO.mapOptional("Profile", C.Profile);
     IO.mapOptional("Rules", C.Rules);
+    IO.mapOptional("DefaultResidency", C.DefaultResidency);
     IO.mapOptional("InheritParentConfig", C.InheritParentConfig);
     IO.mapOptional("regions", C.OldRegions); // Seam 0.1 spellings
     IO.mapOptional("shapes", C.OldShapes);
@@ -55,7 +56,7 @@ namespace seam {
 
 static const char *const KnownKeys =
     "Checks, WarningsAsErrors, HeaderFilterRegex, Regions, Shapes, Profile, "
-    "Rules, InheritParentConfig";
+    "Rules, DefaultResidency, InheritParentConfig";
 
 std::vector<std::string> FileConfig::shapeHints() const {
   std::vector<std::string> Out;
@@ -78,6 +79,8 @@ void FileConfig::inherit(const FileConfig &Child) {
     HeaderFilterRegex = Child.HeaderFilterRegex;
   if (Child.Profile)
     Profile = Child.Profile;
+  if (Child.DefaultResidency)
+    DefaultResidency = Child.DefaultResidency;
   Regions.insert(Regions.end(), Child.Regions.begin(), Child.Regions.end());
   for (auto &[Name, Dims] : Child.Shapes)
     Shapes[Name] = Dims;
@@ -135,6 +138,13 @@ llvm::Expected<FileConfig> parseConfig(llvm::StringRef Text,
   C.WarningsAsErrors = Raw.WarningsAsErrors;
   C.HeaderFilterRegex = Raw.HeaderFilterRegex;
   C.Profile = Raw.Profile;
+  if (Raw.DefaultResidency && *Raw.DefaultResidency != "host" &&
+      *Raw.DefaultResidency != "device")
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s: DefaultResidency: '%s' (expected 'device' or 'host')",
+        Path.str().c_str(), Raw.DefaultResidency->c_str());
+  C.DefaultResidency = Raw.DefaultResidency;
   if (Raw.Regions || Raw.OldRegions)
     C.Regions = Raw.Regions ? *Raw.Regions : *Raw.OldRegions;
   if (Raw.Shapes || Raw.OldShapes)
@@ -160,6 +170,7 @@ void dumpConfig(llvm::raw_ostream &OS, const FileConfig &C) {
   Raw.WarningsAsErrors = C.WarningsAsErrors;
   Raw.HeaderFilterRegex = C.HeaderFilterRegex;
   Raw.Profile = C.Profile;
+  Raw.DefaultResidency = C.DefaultResidency;
   if (!C.Regions.empty())
     Raw.Regions = C.Regions;
   if (!C.Shapes.empty())

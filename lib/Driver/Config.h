@@ -37,6 +37,9 @@ struct FileConfig {
   std::vector<std::string> Regions;
   std::map<std::string, std::string> Shapes; ///< name -> DIMS[:DTYPE]
   std::optional<std::string> Profile;
+  /// Where a tensor whose origin is not visible is taken to live: "device"
+  /// (the default) or "host" (a CPU-only program).
+  std::optional<std::string> DefaultResidency;
   std::vector<std::string> Rules; ///< absolute paths of extra packs
   bool InheritParentConfig = false;
 

@@ -203,7 +203,7 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
         errorLine(*Bad);
         return 2;
       }
-      ParseResult R = parseFile((*DB)->getCompileCommands(File), Opts.Frontend,
+      ParseResult R = parseFile(commandsFor(**DB, File), Opts.Frontend,
                                 File, [&](ASTContext &Ctx) {
                                   Api.forgetAST();
                                   Matcher M(Api, FirstRule, Triggers, Names,

@@ -3,6 +3,7 @@
 
 #include "Hazards/SourcePoint.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -210,7 +211,14 @@ std::optional<std::string> writeAtomically(const std::string &Path,
 } // namespace
 
 ResultCache::ResultCache(std::string D, uint64_t MaxBytes)
-    : Dir(D.empty() ? defaultDir() : std::move(D)), MaxBytes(MaxBytes) {}
+    : Dir(D.empty() ? defaultDir() : std::move(D)), MaxBytes(MaxBytes) {
+  // Absolute: a PCH records the paths of the files it was built from, and a
+  // parse runs in its command's directory, not the working directory.
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  Dir = std::string(P);
+}
 
 std::string ResultCache::defaultDir() {
   llvm::SmallString<256> P;
@@ -466,8 +474,30 @@ ResultCache::commitPreamble(const std::string &Key, const CachedPreamble &Built,
   return writeAtomically(D + "/manifest.json", J.dump());
 }
 
+/// Whether \p Name is \p Digits lower-case hex digits, as the names of the
+/// cache's own files and folders are (ResultCache::hash).
+static bool isHexName(llvm::StringRef Name, size_t Digits) {
+  return Name.size() == Digits &&
+         llvm::all_of(Name, [](char C) { return llvm::isHexDigit(C) && !llvm::isUpper(C); });
+}
+
+/// The files Seam writes in a preamble folder: anything else there is not
+/// Seam's, and keeps the folder.
+static bool isPreambleFile(llvm::StringRef Name) {
+  for (llvm::StringRef Known : {"manifest.json", "preamble.h", "preamble.pch"})
+    if (Name == Known || (Name.starts_with(Known) &&
+                          Name.drop_front(Known.size()).starts_with(".tmp-")))
+      return true;
+  return false;
+}
+
 void ResultCache::evict() {
-  // A result entry is one file; a preamble, a directory under preambles/.
+  // Only what Seam wrote is counted or removed: result entries named
+  // <2 hex>/<16 hex>.json (the folder the first two digits of the name), and
+  // preamble folders preambles/<16 hex>/ with the files Seam puts there.
+  // Whatever else lies under the cache directory is the user's.
+  namespace fs = llvm::sys::fs;
+  namespace path = llvm::sys::path;
   struct Entry {
     std::string Path;
     uint64_t Size;
@@ -476,37 +506,55 @@ void ResultCache::evict() {
   };
   std::vector<Entry> Entries;
   uint64_t Total = 0;
-  llvm::SmallString<256> Preambles(Dir);
-  llvm::sys::path::append(Preambles, "preambles");
   std::error_code EC;
-  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End;
-       It != End && !EC; It.increment(EC)) {
-    if (It->path() == Preambles) {
-      It.no_push();
+  // The folder is marked as a cache (https://bford.info/cachedir/): backup
+  // tools skip it, and a reader sees whose it is.
+  llvm::SmallString<256> Tag(Dir);
+  path::append(Tag, "CACHEDIR.TAG");
+  if (fs::is_directory(Dir) && !fs::exists(Tag))
+    (void)writeAtomically(std::string(Tag),
+                          "Signature: 8a477f597d28d172789f06886806bc55\n"
+                          "# This file is a cache directory tag created by "
+                          "seam (Seam's result and preamble cache).\n");
+  for (fs::directory_iterator Sub(Dir, EC), End; Sub != End && !EC;
+       Sub.increment(EC)) {
+    llvm::StringRef Prefix = path::filename(Sub->path());
+    if (!isHexName(Prefix, 2) || Sub->type() != fs::file_type::directory_file)
       continue;
-    }
-    llvm::sys::fs::file_status St;
-    if (!llvm::sys::fs::status(It->path(), St) &&
-        llvm::sys::fs::is_regular_file(St) &&
-        llvm::StringRef(It->path()).ends_with(".json")) {
+    std::error_code EC2;
+    for (fs::directory_iterator It(Sub->path(), EC2); It != End && !EC2;
+         It.increment(EC2)) {
+      llvm::StringRef Name = path::filename(It->path());
+      fs::file_status St;
+      if (!Name.ends_with(".json") ||
+          !isHexName(Name.drop_back(5), 16) || !Name.starts_with(Prefix) ||
+          fs::status(It->path(), St, /*follow=*/false) ||
+          !fs::is_regular_file(St))
+        continue;
       Entries.push_back(
           {It->path(), St.getSize(), St.getLastModificationTime(), false});
       Total += St.getSize();
     }
   }
-  for (llvm::sys::fs::directory_iterator It(Preambles, EC), End;
-       It != End && !EC; It.increment(EC)) {
+  llvm::SmallString<256> Preambles(Dir);
+  path::append(Preambles, "preambles");
+  for (fs::directory_iterator It(Preambles, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (!isHexName(path::filename(It->path()), 16) ||
+        It->type() != fs::file_type::directory_file)
+      continue;
     Entry E{It->path(), 0, {}, true};
-    llvm::sys::fs::file_status St;
-    if (!llvm::sys::fs::status(It->path(), St))
+    fs::file_status St;
+    if (!fs::status(It->path(), St))
       E.Used = St.getLastModificationTime();
     std::error_code EC2;
-    for (llvm::sys::fs::directory_iterator F(It->path(), EC2), FEnd;
-         F != FEnd && !EC2; F.increment(EC2)) {
-      if (llvm::sys::fs::status(F->path(), St))
+    for (fs::directory_iterator F(It->path(), EC2), FEnd; F != FEnd && !EC2;
+         F.increment(EC2)) {
+      if (!isPreambleFile(path::filename(F->path())) ||
+          fs::status(F->path(), St, /*follow=*/false))
         continue;
       E.Size += St.getSize();
-      if (llvm::StringRef(F->path()).ends_with("manifest.json"))
+      if (path::filename(F->path()) == "manifest.json")
         E.Used = St.getLastModificationTime();
     }
     Entries.push_back(E);
@@ -521,11 +569,20 @@ void ResultCache::evict() {
     if (Total <= MaxBytes / 10 * 8)
       break;
     if (E.IsPreamble) {
-      // The manifest first: without it the rest is never used.
-      llvm::sys::fs::remove(E.Path + "/manifest.json");
-      llvm::sys::fs::remove_directories(E.Path);
+      // The manifest first: without it the rest is never used. Then Seam's
+      // own files; the folder goes only if nothing else is left in it.
+      fs::remove(E.Path + "/manifest.json");
+      std::vector<std::string> Mine;
+      std::error_code EC2;
+      for (fs::directory_iterator F(E.Path, EC2), FEnd; F != FEnd && !EC2;
+           F.increment(EC2))
+        if (isPreambleFile(path::filename(F->path())))
+          Mine.push_back(F->path());
+      for (const std::string &F : Mine)
+        fs::remove(F);
+      fs::remove(E.Path); // fails, and keeps it, when not empty
       Total -= E.Size;
-    } else if (!llvm::sys::fs::remove(E.Path)) {
+    } else if (!fs::remove(E.Path)) {
       Total -= E.Size;
     }
   }

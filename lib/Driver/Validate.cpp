@@ -2,6 +2,7 @@
 #include "Driver/Validate.h"
 
 #include "Driver/Calibrate.h"
+#include "Driver/Output.h"
 #include "Driver/Timeline.h"
 
 #include <seam/rt.h>
@@ -513,6 +514,40 @@ int runValidate(const ValidateOptions &Opts) {
   if (!Exe || !llvm::sys::fs::can_execute(*Exe))
     return fail("cannot run '" + Opts.Run.front() + "': not found");
 
+  // Nothing written may replace an input: the sources, packs and
+  // configuration, the program, or a file named among its arguments.
+  std::vector<std::string> Inputs = Opts.Check.Files;
+  Inputs.insert(Inputs.end(), Opts.Check.RulePacks.begin(),
+                Opts.Check.RulePacks.end());
+  Inputs.push_back(*Exe);
+  for (const std::string &A : Opts.Run)
+    if (llvm::sys::fs::exists(A))
+      Inputs.push_back(A);
+  if (!Opts.Check.ConfigFile.empty())
+    Inputs.push_back(Opts.Check.ConfigFile);
+  if (!Opts.Check.Frontend.BuildDir.empty())
+    Inputs.push_back(Opts.Check.Frontend.BuildDir + "/compile_commands.json");
+  std::vector<std::pair<const char *, std::string>> Outputs = {
+      {"-o", Opts.OutputPath},
+      {"--trace", Opts.TracePath},
+      {"--timeline", Opts.TimelinePath}};
+  auto CheckOutputs = [&](llvm::ArrayRef<std::string> In) -> int {
+    for (auto &[Flag, Out] : Outputs)
+      if (!Out.empty())
+        if (std::optional<std::string> Err = checkOutputPath(Out, In))
+          return fail(*Err + " (from " + Flag + ")");
+    return 0;
+  };
+  if (int Code = CheckOutputs(Inputs))
+    return Code;
+  for (size_t I = 0; I < Outputs.size(); ++I)
+    for (size_t J = I + 1; J < Outputs.size(); ++J)
+      if (!Outputs[I].second.empty() &&
+          Outputs[I].second == Outputs[J].second)
+        return fail(std::string(Outputs[I].first) + " and " +
+                    Outputs[J].first + " name the same file ('" +
+                    Outputs[I].second + "')");
+
   CheckOptions Check = Opts.Check;
   std::string ProfileSource = Check.Profile, ProfileNote;
 
@@ -625,10 +660,18 @@ int runValidate(const ValidateOptions &Opts) {
 
   Report R;
   bool InputError = false;
-  if (int Code = analyze(Check, R, InputError))
+  RunInputs Read;
+  if (int Code = analyze(Check, R, InputError, nullptr, nullptr, &Read))
     return Code;
   if (InputError)
     return fail("the sources could not be analyzed (see above)");
+  // The headers the sources include are known now, before -o and
+  // --timeline are written.
+  Read.Declared.insert(Read.Declared.end(), Read.Read.begin(),
+                       Read.Read.end());
+  Outputs.erase(Outputs.begin() + 1); // --trace is the program's, written
+  if (int Code = CheckOutputs(Read.Declared))
+    return Code;
   std::string ProfileName = "seamrt-local";
   for (const Finding &F : R.Findings)
     if (F.Cost)

@@ -216,6 +216,14 @@ private:
 
 } // namespace
 
+std::vector<CompileCommand> commandsFor(const CompilationDatabase &DB,
+                                        llvm::StringRef File) {
+  llvm::SmallString<256> P(File);
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return DB.getCompileCommands(P);
+}
+
 std::optional<std::string> checkSourceFile(const CompilationDatabase &DB,
                                            const std::string &File) {
   if (!llvm::sys::fs::exists(File))
@@ -229,7 +237,7 @@ std::optional<std::string> checkSourceFile(const CompilationDatabase &DB,
     return "'" + File + "' is " + std::to_string(St.getSize() >> 20) +
            " MiB; Seam analyzes source files of up to " +
            std::to_string(MaxSourceBytes >> 20) + " MiB";
-  for (const CompileCommand &C : DB.getCompileCommands(File))
+  for (const CompileCommand &C : commandsFor(DB, File))
     if (!C.Directory.empty() && !llvm::sys::fs::is_directory(C.Directory))
       return "the compile command for '" + File + "' runs in '" + C.Directory +
              "', which does not exist";
@@ -295,11 +303,92 @@ private:
 
 } // namespace
 
+/// Drops every flag that would make the compiler write a file: Seam only
+/// parses, and a compile command is input it does not control (a database
+/// can name the source itself as a dependency file). ClangTool's default
+/// adjusters already drop -o and -M*; these are the others, spelled for the
+/// driver or passed through to cc1 or the preprocessor.
+CommandLineArguments dropOutputFlags(const CommandLineArguments &Args) {
+  // cc1 flags that name a file to write (the value separate, or joined
+  // after '='), and cc1 actions or flags that write one of their own.
+  static constexpr llvm::StringLiteral Cc1WithValue[] = {
+      "-o",         "-dependency-file",     "-dependency-dot",
+      "-MF",        "-MJ",                  "-header-include-file",
+      "-stats-file", "-diagnostic-log-file", "-serialize-diagnostic-file",
+      "-opt-record-file"};
+  static constexpr llvm::StringLiteral Cc1Alone[] = {
+      "-emit-pch",  "-emit-module", "-emit-module-interface", "-emit-obj",
+      "-emit-llvm", "-emit-llvm-bc", "-module-file-deps", "-ftime-trace",
+      "-save-temps"};
+  // Driver flags that write a file: those with a separate value, then
+  // those whose value is joined.
+  static constexpr llvm::StringLiteral WithValue[] = {
+      "--serialize-diagnostics", "-serialize-diagnostics", "-MJ",
+      "-dependency-file", "-dependency-dot", "-foptimization-record-file",
+      "-ftime-trace-file"};
+  static constexpr llvm::StringLiteral Joined[] = {
+      "-MJ",           "-ftime-trace",         "-fsave-optimization-record",
+      "-foptimization-record-file=", "-save-temps", "-fcrash-diagnostics-dir",
+      "-fproc-stat-report", "-fstats-file",    "--serialize-diagnostics=",
+      "-dependency-file=", "-fmodules-cache-path", "-fmodule-output",
+      "-ftime-report-json"};
+  CommandLineArguments Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A(Args[I]);
+    // Arguments passed through: -Xclang X, -Xpreprocessor X, -mllvm X.
+    if ((A == "-Xclang" || A == "-Xpreprocessor") && I + 1 < Args.size()) {
+      llvm::StringRef V(Args[I + 1]);
+      bool Valued = llvm::is_contained(Cc1WithValue, V);
+      bool Writes =
+          Valued || llvm::is_contained(Cc1Alone, V) ||
+          llvm::any_of(Cc1WithValue, [&](llvm::StringRef W) {
+            return V.starts_with(W) && V.size() > W.size() &&
+                   V[W.size()] == '=';
+          }) ||
+          V.starts_with("-ftime-trace=");
+      if (!Writes) {
+        Out.push_back(Args[I]);
+        Out.push_back(Args[++I]);
+        continue;
+      }
+      ++I;
+      // A separate value comes as one more pair: -Xclang -o -Xclang f.
+      if (Valued && I + 2 < Args.size() && Args[I + 1] == A)
+        I += 2;
+      continue;
+    }
+    // -Wp,-MD,file and -Wp,-MF,file write dependency files.
+    if (A.starts_with("-Wp,") &&
+        (A.contains(",-M") || A.contains(",-dependency-file")))
+      continue;
+    if (llvm::is_contained(WithValue, A)) {
+      ++I;
+      continue;
+    }
+    if (llvm::any_of(Joined, [&](llvm::StringRef J) {
+          return A.starts_with(J);
+        }))
+      continue;
+    Out.push_back(Args[I]);
+  }
+  return Out;
+}
+
 /// What every parse adds to the command: clang's resource directory, then,
 /// as clang-tidy, --extra-arg-before right after the compiler, and
 /// --extra-arg (with -p, also the flags after "--") and \p Mine at the end.
 static void addArguments(ClangTool &Tool, const FrontendOptions &Opts,
                          const std::vector<std::string> &Mine) {
+  // Output flags go before ClangTool's own adjusters, which drop -MJ and
+  // --serialize-diagnostics but leave their file as a second input.
+  Tool.clearArgumentsAdjusters();
+  auto DropOutputs = [](const CommandLineArguments &Args, llvm::StringRef) {
+    return dropOutputFlags(Args);
+  };
+  Tool.appendArgumentsAdjuster(DropOutputs);
+  Tool.appendArgumentsAdjuster(getClangStripOutputAdjuster());
+  Tool.appendArgumentsAdjuster(getClangSyntaxOnlyAdjuster());
+  Tool.appendArgumentsAdjuster(getClangStripDependencyFileAdjuster());
   Tool.appendArgumentsAdjuster(
       [](const CommandLineArguments &Args, llvm::StringRef) {
         for (const std::string &A : Args)
@@ -319,6 +408,7 @@ static void addArguments(ClangTool &Tool, const FrontendOptions &Opts,
   After.insert(After.end(), Mine.begin(), Mine.end());
   Tool.appendArgumentsAdjuster(
       getInsertArgumentAdjuster(After, ArgumentInsertPosition::END));
+  Tool.appendArgumentsAdjuster(DropOutputs); // and --extra-arg's
 }
 
 namespace {

@@ -48,6 +48,18 @@ struct ParseResult {
   double Seconds = 0; ///< wall time of the parse and the analysis
 };
 
+/// The compile commands for \p File, looked up by its absolute path as
+/// clang-tidy does: a database's commands run in their own directory, so a
+/// path relative to the working directory names nothing there.
+std::vector<clang::tooling::CompileCommand>
+commandsFor(const clang::tooling::CompilationDatabase &DB,
+            llvm::StringRef File);
+
+/// \p Args without the flags that would make clang write a file
+/// (dependency files, serialized diagnostics, time traces, ...), also when
+/// they come through -Xclang, -Xpreprocessor or -Wp.
+std::vector<std::string> dropOutputFlags(const std::vector<std::string> &Args);
+
 /// Checks that \p File can be parsed at all (exists, regular, not huge, its
 /// compile command's directory exists); returns the one-line reason if not.
 std::optional<std::string>

@@ -21,6 +21,10 @@ struct AnalysisOptions {
   RegionOptions Regions;
   /// Also report syncs outside any hot path (as notes).
   bool ReportColdSyncs = false;
+  /// A CPU-only program (DefaultResidency: host): a tensor whose origin is
+  /// not visible is on the host, so only tensors seen to be moved to a
+  /// device can sync.
+  bool AssumeHost = false;
 };
 
 /// Site of a trigger, as found in one function (before classification).

@@ -253,6 +253,19 @@ Residency ResidencyWalker::bundle(const Expr *E) const {
   // A call returning a pair/tuple of tensors: its tensor arguments, and for
   // a user function its return summary; std::make_pair(a, b): its parts.
   const Expr *S = strip(E);
+  // net->forward(x) or net(x) on a local module: where its parameters are,
+  // as for a module returning one tensor (evalMemberCall, evalOperator).
+  if (const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(S))
+    if (const CXXMethodDecl *MD = MC->getMethodDecl();
+        MD && Api.isModuleClass(MD->getParent()) &&
+        moduleVar(MC->getImplicitObjectArgument()))
+      return join(tensorArgs(MC).Where,
+                  moduleResidency(MC->getImplicitObjectArgument()));
+  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(S);
+      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0 &&
+      Api.moduleHolderTarget(Op->getArg(0)->getType()) &&
+      moduleVar(Op->getArg(0)))
+    return join(tensorArgs(Op).Where, moduleResidency(Op->getArg(0)));
   if (const auto *CE = dyn_cast_or_null<CallExpr>(S)) {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (FD && !FD->isInStdNamespace()) {

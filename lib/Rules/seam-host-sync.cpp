@@ -68,6 +68,8 @@ public:
 
   bool check(const RuleInput &In, Finding &F) const override {
     const SiteContext &C = In.Where;
+    if (In.Site.Where == Residency::Unknown && In.Opts.AssumeHost)
+      return false; // DefaultResidency: host
     if (!maySync(In.Site.Where) || C.Capture ||
         !(C.Hot || In.Opts.ReportColdSyncs))
       return false;
