@@ -78,7 +78,29 @@ int usageError(const std::string &Msg, const std::string &Cmd) {
 
 } // namespace
 
+static int runSeam(int Argc, char **Argv);
+
+/// A full disk or a closed pipe on standard output is one line and exit 2,
+/// never `LLVM ERROR` at exit (exit 1 would read as "results found") nor a
+/// silent 0.
 int main(int Argc, char **Argv) {
+  int Code = runSeam(Argc, Argv);
+  std::cout.flush();
+  bool CoutFailed = !std::cout.good();
+  llvm::outs().flush();
+  if (llvm::outs().has_error() || CoutFailed) {
+    std::string Why = llvm::outs().has_error()
+                          ? llvm::outs().error().message()
+                          : std::string("write error");
+    llvm::outs().clear_error();
+    llvm::errs() << "seam: error: cannot write to standard output: " << Why
+                 << "\n";
+    return 2;
+  }
+  return Code;
+}
+
+static int runSeam(int Argc, char **Argv) {
   // Everything after "--" is compiler flags, as with clang-tidy.
   std::vector<std::string> Args, Extra;
   std::set<std::string> EmptyValue; // options given as "--name="
@@ -374,7 +396,7 @@ int main(int Argc, char **Argv) {
   Validate->add_flag("--run",
                      "The program to run, then its arguments: everything after "
                      "--run up to '--' (required; its stdout goes to stderr)");
-  Validate->add_option(
+  CLI::Option *ValidTolOpt = Validate->add_option(
       "--tolerance", ValidTolerance,
       "Exit 1 unless every count matches exactly and every device idle "
       "per execution is within this much of the measurement ('25%' or "
@@ -405,6 +427,11 @@ int main(int Argc, char **Argv) {
                    "Timed runs per measurement of that profile. "
                    "Default: 300")
       ->check(CLI::Range(11, 1000000));
+  Validate
+      ->add_option("--timeout", Valid.TimeoutSeconds,
+                   "Stop the program after this many seconds (exit 2); 0: "
+                   "never. Default: 600")
+      ->check(CLI::Range(0u, 604800u));
 
   try {
     std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
@@ -466,7 +493,7 @@ int main(int Argc, char **Argv) {
       Valid.Check.Profile = ValidProfile;
       Valid.Check.ProfileGiven = true;
     }
-    if (!ValidTolerance.empty()) {
+    if (ValidTolOpt->count() > 0) {
       Valid.Tolerance = parseTolerance(ValidTolerance);
       if (!Valid.Tolerance)
         return usageError("--tolerance '" + ValidTolerance +

@@ -1,5 +1,6 @@
 //===- RulePack.cpp - Load and merge JSON rule packs ----------------------===//
 #include "ApiModel/RulePack.h"
+#include "Support/InputFile.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/GlobPattern.h"
@@ -472,11 +473,9 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
 }
 
 llvm::Expected<RulePack> loadRulePack(llvm::StringRef Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = readInputFile(Path, "a rule pack");
   if (!Buf)
-    return llvm::createStringError(
-        Buf.getError(), "%s: cannot read rule pack: %s", Path.str().c_str(),
-        Buf.getError().message().c_str());
+    return Buf.takeError();
   return parseRulePack((*Buf)->getBuffer(), Path);
 }
 

@@ -1,5 +1,6 @@
 //===- Profile.cpp - Load device profiles ---------------------------------===//
 #include "Cost/Profile.h"
+#include "Support/InputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -101,9 +102,9 @@ llvm::Expected<DeviceProfile> loadProfile(llvm::StringRef NameOrPath,
           "h200, a100, l4, seamrt-local, or a path to a JSON file)",
           NameOrPath.str().c_str(), Path.c_str());
   }
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = readInputFile(Path, "a device profile");
   if (!Buf)
-    return fail(Path, "cannot read profile: " + Buf.getError().message());
+    return Buf.takeError();
   return parseProfile((*Buf)->getBuffer(), Path);
 }
 

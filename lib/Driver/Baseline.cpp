@@ -1,5 +1,6 @@
 //===- Baseline.cpp - Fingerprints and baselines --------------------------===//
 #include "Driver/Baseline.h"
+#include "Support/InputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -56,9 +57,9 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path) {
                                    "invalid baseline '%s': %s",
                                    Path.str().c_str(), Why.c_str());
   };
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = readInputFile(Path, "");
   if (!Buf)
-    return Err(Buf.getError().message());
+    return Err(llvm::toString(Buf.takeError()));
   nlohmann::json J = nlohmann::json::parse(
       (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
   if (J.is_discarded() || !J.is_object() || !J.contains("results") ||
@@ -137,7 +138,8 @@ const BaselineEntry *Baseline::find(const std::string &Fingerprint) const {
 
 std::string baselineText(const std::vector<Finding> &Findings,
                          llvm::StringRef Root, const Baseline *Previous,
-                         const std::set<std::string> *Analyzed) {
+                         const std::set<std::string> *Analyzed,
+                         size_t *Written) {
   nlohmann::json Results = nlohmann::json::array();
   for (const Finding &F : Findings) {
     if (F.RuleId == "clang-diagnostic-error")
@@ -158,12 +160,12 @@ std::string baselineText(const std::vector<Finding> &Findings,
     Results.push_back(E);
   }
   if (Previous && Analyzed) {
-    std::set<std::string> Written;
+    std::set<std::string> Recorded;
     for (const Finding &F : Findings)
-      Written.insert(F.Fingerprint);
+      Recorded.insert(F.Fingerprint);
     bool Kept = false;
     for (const auto &[FP, Old] : Previous->entries()) {
-      if (Analyzed->count(Old.File) || Written.count(FP))
+      if (Analyzed->count(Old.File) || Recorded.count(FP))
         continue;
       nlohmann::json E = {{"fingerprint", Old.Fingerprint},
                           {"rule", Old.Rule},
@@ -190,6 +192,8 @@ std::string baselineText(const std::vector<Finding> &Findings,
                                                 B["rule"].get<std::string>());
                        });
   }
+  if (Written)
+    *Written = Results.size();
   nlohmann::json Doc = {{"version", 1},
                         {"tool", "seam"},
                         {"fingerprint", "seam/v1"},

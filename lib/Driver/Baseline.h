@@ -73,7 +73,8 @@ private:
 /// entries for every other file are kept as they were.
 std::string baselineText(const std::vector<Finding> &Findings,
                          llvm::StringRef Root, const Baseline *Previous,
-                         const std::set<std::string> *Analyzed = nullptr);
+                         const std::set<std::string> *Analyzed = nullptr,
+                         size_t *Written = nullptr);
 
 /// Today's date as YYYY-MM-DD (UTC); $SEAM_TODAY overrides it for tests.
 std::string today();

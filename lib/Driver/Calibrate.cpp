@@ -1,5 +1,6 @@
 //===- Calibrate.cpp - `seam calibrate`: a profile for seam::rt's device --===//
 #include "Driver/Calibrate.h"
+#include "Driver/Output.h"
 
 #include <seam/rt.h>
 
@@ -55,18 +56,12 @@ int runCalibrate(const CalibrateOptions &Opts) {
   for (const std::string &W : Warnings)
     llvm::errs() << "seam: warning: " << W << "\n";
 
-  std::error_code EC;
-  std::unique_ptr<llvm::raw_fd_ostream> File;
-  if (!Opts.OutputPath.empty()) {
-    File = std::make_unique<llvm::raw_fd_ostream>(Opts.OutputPath, EC);
-    if (EC) {
-      llvm::errs() << "seam: error: cannot write output file '"
-                   << Opts.OutputPath << "': " << EC.message() << "\n";
-      return 2;
-    }
+  if (std::optional<std::string> E = writeOutput(
+          Opts.OutputPath,
+          [&](llvm::raw_ostream &OS) { OS << J.dump(2) << "\n"; })) {
+    llvm::errs() << "seam: error: " << *E << "\n";
+    return 2;
   }
-  llvm::raw_ostream &OS = File ? *File : llvm::outs();
-  OS << J.dump(2) << "\n";
   return 0;
 }
 

@@ -253,6 +253,15 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     return 2;
   }
   R.RulePacks = BasePacks;
+  // As clang-tidy: a check list that enables nothing is an error, not a
+  // silent pass (a typo such as -*,seam-hostsync).
+  if (Opts.Checks &&
+      enabledChecks(GlobList("seam-*," + *Opts.Checks)).empty()) {
+    errorLine("no checks enabled by --checks '" + *Opts.Checks +
+              "' (known: " + llvm::join(enabledChecks(GlobList("*")), ", ") +
+              "; see --list-checks)");
+    return 2;
+  }
   for (const std::string &P : BasePacks)
     Declare(P);
   for (const std::string &F : Opts.Files)
@@ -363,6 +372,13 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
                   Opts.Files, SelectErrors);
   for (const std::string &E : SelectErrors)
     Fail("", E);
+  // A database with no entries analyzes nothing: say so rather than pass.
+  // (An empty shard of a database that has files is fine.)
+  if (Files.empty() && Opts.Files.empty() && !Opts.Frontend.BuildDir.empty()) {
+    errorLine("no file to analyze: the compile database in '" +
+              Opts.Frontend.BuildDir + "' lists none");
+    return 2;
+  }
   R.SourceRoot = projectRoot(Opts.SarifRoot);
   In.Partial = !Opts.Files.empty() || Split.has_value();
   if (Split)
@@ -564,6 +580,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     std::vector<size_t> Members;
     std::string Header, Pch;
     std::vector<std::pair<std::string, std::string>> Deps;
+    std::vector<PreambleInput> Inputs; // every file it read (with a cache)
     bool Ok = false;
     std::vector<std::string> Temporary; // removed at the end of the run
     bool Reused = false;                // from the cache, not built
@@ -626,6 +643,10 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       return;
     OS << Text;
     OS.close();
+    if (OS.has_error()) { // a full temporary directory: no preamble
+      OS.clear_error();
+      return;
+    }
     int Index = static_cast<int>(Preambles.size());
     for (size_t G : Chained)
       Preambles[G].Base = Index;
@@ -710,6 +731,11 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         continue;
       for (const std::string &H : G.Union)
         OS << "#include " << H << "\n";
+      OS.close();
+      if (OS.has_error()) {
+        OS.clear_error();
+        continue;
+      }
       ToMeasure.push_back(&G);
     }
     // What each header brings decides which are worth sharing.
@@ -764,6 +790,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
           P.Header = Hit->Header;
           P.Pch = Hit->Pch;
           P.Deps = std::move(Hit->Deps);
+          P.Inputs = std::move(Hit->Inputs);
           P.Ok = true;
           return;
         }
@@ -794,7 +821,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
             P.Deps = ResultCache::dependencies(SM);
             llvm::erase_if(P.Deps,
                            [&](const auto &D) { return D.first == Header; });
-            if (Slot)
+            if (Cache)
               Inputs = ResultCache::inputs(SM);
           },
           Base ? Base->Pch : "");
@@ -804,9 +831,10 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         llvm::sys::fs::file_status St;
         if (!llvm::sys::fs::status(Base->Pch, St))
           Inputs.push_back({Base->Pch, St.getSize(),
-                            static_cast<int64_t>(llvm::sys::toTimeT(
-                                St.getLastModificationTime()))});
+                            ResultCache::modificationTime(Base->Pch)});
+        Inputs.insert(Inputs.end(), Base->Inputs.begin(), Base->Inputs.end());
       }
+      P.Inputs = Inputs;
       // Without it, each file parses its includes itself, as always.
       P.Ok = !Err;
       if (!Slot)
@@ -846,6 +874,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     if (!J.Error && !O.Cached) {
       ApiModel Api(*J.Pack); // its caches are per thread and per AST
       std::vector<std::pair<std::string, std::string>> Deps;
+      std::vector<PreambleInput> Inputs;
       bool Analyzed = false;
       // Its preamble, else the one that was to be built on (it holds the
       // system headers the file reaches first).
@@ -863,6 +892,10 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
             [&](clang::ASTContext &Ctx) {
               O.Analysis = analyzeTranslationUnit(Ctx, Api, J.Analysis, J.Cost);
               Deps = ResultCache::dependencies(Ctx.getSourceManager());
+              // The project's files are Deps, by content.
+              if (Cache)
+                Inputs = ResultCache::inputs(Ctx.getSourceManager(),
+                                             /*SystemOnly=*/true);
               Analyzed = true;
             },
             Pch);
@@ -896,6 +929,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
       }
       if (P) {
         Used[I] = PI;
+        Inputs.insert(Inputs.end(), P->Inputs.begin(), P->Inputs.end());
         Deps.insert(Deps.end(), P->Deps.begin(), P->Deps.end());
         std::sort(Deps.begin(), Deps.end());
         Deps.erase(std::unique(Deps.begin(), Deps.end()), Deps.end());
@@ -911,7 +945,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
                    llvm::StringRef(E.Message).contains("no such file");
       if (Cache && !J.CacheKey.empty() && Analyzed && !Missing)
         if (std::optional<std::string> Err =
-                Cache->store(J.CacheKey, {O.Parse, O.Analysis, Deps})) {
+                Cache->store(J.CacheKey, {O.Parse, O.Analysis, Deps, Inputs})) {
           std::lock_guard<std::mutex> G(Lock);
           if (CacheWarning.empty())
             CacheWarning = *Err;
@@ -1129,9 +1163,10 @@ int runCheck(const CheckOptions &Opts) {
     sortAndDedupe(R.Unfiltered);
     // A run over part of the project (named files, a shard) keeps the
     // entries of the files it did not analyze, with their reasons.
+    size_t Written = 0;
     std::string Text = baselineText(
         R.Unfiltered, R.SourceRoot, Previous ? &*Previous : nullptr,
-        Inputs.Partial ? &Inputs.AnalyzedFiles : nullptr);
+        Inputs.Partial ? &Inputs.AnalyzedFiles : nullptr, &Written);
     if (std::optional<std::string> Err =
             writeOutput(Opts.WriteBaselinePath,
                         [&](llvm::raw_ostream &OS) { OS << Text; })) {
@@ -1139,8 +1174,8 @@ int runCheck(const CheckOptions &Opts) {
       return 2;
     }
     if (!Opts.Quiet)
-      llvm::errs() << "seam: wrote " << R.Unfiltered.size() << " result"
-                   << (R.Unfiltered.size() == 1 ? "" : "s") << " to baseline '"
+      llvm::errs() << "seam: wrote " << Written << " result"
+                   << (Written == 1 ? "" : "s") << " to baseline '"
                    << Opts.WriteBaselinePath << "'\n";
     return InputError ? 2 : 0; // what a baseline records is accepted
   }

@@ -1,5 +1,6 @@
 //===- Config.cpp - .seam.yaml, read with llvm::yaml::IO ------------------===//
 #include "Driver/Config.h"
+#include "Support/InputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -186,11 +187,9 @@ void dumpConfig(llvm::raw_ostream &OS, const FileConfig &C) {
 llvm::Expected<FileConfig> ConfigFinder::load(llvm::StringRef Path) {
   if (auto It = Parsed.find(Path.str()); It != Parsed.end())
     return It->second;
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  auto Buf = readInputFile(Path, "a Seam configuration file");
   if (!Buf)
-    return llvm::createStringError(Buf.getError(), "%s: cannot read: %s",
-                                   Path.str().c_str(),
-                                   Buf.getError().message().c_str());
+    return Buf.takeError();
   llvm::Expected<FileConfig> C = parseConfig((*Buf)->getBuffer(), Path);
   if (C)
     Parsed[Path.str()] = *C;

@@ -1,5 +1,6 @@
 //===- Merge.cpp - `seam merge`: join the SARIF of CI shards --------------===//
 #include "Driver/Merge.h"
+#include "Support/InputFile.h"
 
 #include "Driver/Output.h"
 
@@ -46,9 +47,9 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
   std::set<std::tuple<std::string, std::string, long, long, std::string>> Seen;
   for (const std::string &Path : Opts.Inputs) {
     Current = Path;
-    auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+    auto Buf = readInputFile(Path, "SARIF to merge", MaxDataBytes);
     if (!Buf)
-      return fail("cannot read '" + Path + "': " + Buf.getError().message());
+      return fail(llvm::toString(Buf.takeError()));
     nlohmann::json Doc = nlohmann::json::parse(
         (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
     if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("version") ||

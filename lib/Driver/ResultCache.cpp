@@ -11,6 +11,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
@@ -208,6 +209,21 @@ std::optional<std::string> writeAtomically(const std::string &Path,
   return std::nullopt;
 }
 
+json toJson(const std::vector<PreambleInput> &Inputs) {
+  json Out = json::array();
+  for (const PreambleInput &I : Inputs)
+    Out.push_back({I.Path, I.Size, I.MTime});
+  return Out;
+}
+
+std::vector<PreambleInput> inputsFrom(const json &J) {
+  std::vector<PreambleInput> Out;
+  for (const json &In : J)
+    Out.push_back({In.at(0).get<std::string>(), In.at(1).get<uint64_t>(),
+                   In.at(2).get<int64_t>()});
+  return Out;
+}
+
 } // namespace
 
 ResultCache::ResultCache(std::string D, uint64_t MaxBytes)
@@ -242,6 +258,10 @@ std::string ResultCache::hash(llvm::StringRef Text) {
 }
 
 std::string ResultCache::hashFile(llvm::StringRef Path) {
+  // Only a regular file is read: an entry may name a device (an old
+  // `#include </dev/zero>`), which would never end.
+  if (!llvm::sys::fs::is_regular_file(Path))
+    return "";
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
   return Buf ? hash((*Buf)->getBuffer()) : "";
@@ -297,6 +317,7 @@ std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
     TU.Analysis.Incomplete = A.at("incomplete").get<std::vector<std::string>>();
     for (const json &R : A.at("summary"))
       TU.Analysis.Summary.push_back(row(R));
+    TU.Inputs = inputsFrom(J.at("inputs"));
   } catch (const std::exception &) {
     Note = "ignoring the corrupt cache entry '" + Path +
            "'; the file is analyzed again";
@@ -306,6 +327,8 @@ std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
   for (const auto &[File, Hash] : TU.Deps)
     if (hashFile(File) != Hash)
       return std::nullopt; // a source changed
+  if (!unchanged(TU.Inputs))
+    return std::nullopt; // a system header changed (a library upgrade)
   markUsed(Path);
   return TU;
 }
@@ -321,6 +344,7 @@ std::optional<std::string> ResultCache::store(const std::string &Key,
   json J = {{"version", EntryVersion},
             {"key", Key},
             {"deps", Deps},
+            {"inputs", toJson(TU.Inputs)},
             {"parse",
              {{"file", TU.Parse.File},
               {"ok", TU.Parse.Ok},
@@ -342,11 +366,35 @@ std::string ResultCache::preambleDir(const std::string &Key) const {
   return std::string(P);
 }
 
-std::vector<PreambleInput> ResultCache::inputs(const clang::SourceManager &SM) {
+int64_t ResultCache::modificationTime(llvm::StringRef Path) {
+  // clang's FileEntry keeps whole seconds; the file system, nanoseconds.
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(Path, St))
+    return 0;
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             St.getLastModificationTime().time_since_epoch())
+      .count();
+}
+
+bool ResultCache::unchanged(const std::vector<PreambleInput> &Inputs) {
+  for (const PreambleInput &In : Inputs) {
+    llvm::sys::fs::file_status St;
+    if (llvm::sys::fs::status(In.Path, St) || St.getSize() != In.Size ||
+        modificationTime(In.Path) != In.MTime)
+      return false;
+  }
+  return true;
+}
+
+
+std::vector<PreambleInput> ResultCache::inputs(const clang::SourceManager &SM,
+                                               bool SystemOnly) {
   std::vector<PreambleInput> Out;
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const clang::SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
-    if (!E.isFile())
+    if (!E.isFile() ||
+        (SystemOnly &&
+         !clang::SrcMgr::isSystem(E.getFile().getFileCharacteristic())))
       continue;
     const clang::SrcMgr::ContentCache &C = E.getFile().getContentCache();
     if (!C.OrigEntry)
@@ -357,7 +405,7 @@ std::vector<PreambleInput> ResultCache::inputs(const clang::SourceManager &SM) {
     SM.getFileManager().makeAbsolutePath(Path);
     Out.push_back({std::string(Path),
                    static_cast<uint64_t>(C.OrigEntry->getSize()),
-                   static_cast<int64_t>(C.OrigEntry->getModificationTime())});
+                   modificationTime(Path)});
   }
   std::sort(Out.begin(), Out.end(),
             [](const PreambleInput &A, const PreambleInput &B) {
@@ -383,13 +431,21 @@ ResultCache::lookupPreamble(const std::string &Key, std::string &Note) {
                        nullptr, /*allow_exceptions=*/false);
   try {
     P.Deps = header(J, Key);
-    for (const json &In : J.at("inputs")) {
-      llvm::sys::fs::file_status St;
-      if (llvm::sys::fs::status(In.at(0).get<std::string>(), St) ||
-          St.getSize() != In.at(1).get<uint64_t>() ||
-          llvm::sys::toTimeT(St.getLastModificationTime()) !=
-              In.at(2).get<int64_t>())
-        return std::nullopt; // a header changed: built again
+    P.Inputs = inputsFrom(J.at("inputs"));
+    if (!unchanged(P.Inputs))
+      return std::nullopt; // a header changed: built again
+    // The project's own headers by content too: an edit that keeps the
+    // size, within the clock's resolution, or restored with its old time.
+    for (const auto &[File, Hash] : P.Deps)
+      if (hashFile(File) != Hash)
+        return std::nullopt;
+    // The PCH itself, as committed: bit rot or a bad cache restore keeps
+    // its size and time, and clang may crash on what it then reads.
+    if (!J.contains("pch") || hashFile(P.Pch) != J.at("pch").get<std::string>()) {
+      Note = "ignoring the cached preamble '" + P.Pch +
+             "': its contents changed since it was built; it is built again";
+      llvm::sys::fs::remove(Manifest);
+      return std::nullopt;
     }
   } catch (const std::exception &) {
     Note = "ignoring the corrupt cached preamble '" + Manifest +
@@ -434,6 +490,12 @@ ResultCache::preparePreamble(const std::string &Key, llvm::StringRef Text) {
     {
       llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
       OS << Text;
+      OS.close();
+      if (OS.has_error()) { // a full disk: a warning, not LLVM ERROR
+        OS.clear_error();
+        llvm::sys::fs::remove(Tmp);
+        return Fail("cannot write to the cache directory '" + D + "'");
+      }
     }
     if (Old) // a corrupt header: nothing can use it
       llvm::sys::fs::remove(P.Header);
@@ -458,16 +520,17 @@ std::optional<std::string>
 ResultCache::commitPreamble(const std::string &Key, const CachedPreamble &Built,
                             const std::vector<PreambleInput> &Inputs) {
   std::string D = preambleDir(Key);
+  std::string PchHash = hashFile(Built.Pch);
   if (std::error_code EC =
           llvm::sys::fs::rename(Built.Pch, D + "/preamble.pch"))
     return "cannot write the cached preamble in '" + D + "': " + EC.message();
-  json Deps = json::array(), In = json::array();
+  json Deps = json::array();
   for (const auto &[File, Hash] : Built.Deps)
     Deps.push_back({File, Hash});
-  for (const PreambleInput &I : Inputs)
-    In.push_back({I.Path, I.Size, I.MTime});
+  json In = toJson(Inputs);
   json J = {{"version", EntryVersion},
             {"key", Key},
+            {"pch", PchHash},
             {"header", Built.Header},
             {"deps", Deps},
             {"inputs", In}};

@@ -36,26 +36,33 @@
 
 namespace seam {
 
+/// A file a parse read, as it was then.
+struct PreambleInput {
+  std::string Path;
+  uint64_t Size = 0;
+  /// Nanoseconds since the epoch, as the file system keeps it: two saves
+  /// within one second still differ.
+  int64_t MTime = 0;
+};
+
 /// What a translation unit produced, as the cache stores it.
 struct CachedTU {
   ParseResult Parse; ///< Seconds is that of the original run
   TUAnalysis Analysis;
   /// Non-system files read, with a hash of their contents.
   std::vector<std::pair<std::string, std::string>> Deps;
+  /// Every file read, system headers included (through its preamble too),
+  /// by size and time: a library upgrade makes the entry stale.
+  std::vector<PreambleInput> Inputs;
 };
 
 /// A precompiled preamble kept between runs: the header it was built from,
-/// the PCH, and the non-system files it read (for the TUs' dependencies).
+/// the PCH, the non-system files it read (for the TUs' dependencies), and
+/// every file it read by size and time.
 struct CachedPreamble {
   std::string Header, Pch;
   std::vector<std::pair<std::string, std::string>> Deps;
-};
-
-/// A file a precompiled preamble read, as it was then.
-struct PreambleInput {
-  std::string Path;
-  uint64_t Size = 0;
-  int64_t MTime = 0; ///< seconds since the epoch
+  std::vector<PreambleInput> Inputs;
 };
 
 class ResultCache {
@@ -69,6 +76,10 @@ public:
   static std::string hash(llvm::StringRef Text);
   /// A hash of the contents of \p Path ("" when it cannot be read).
   static std::string hashFile(llvm::StringRef Path);
+  /// The modification time of \p Path in nanoseconds (0 when it has none).
+  static int64_t modificationTime(llvm::StringRef Path);
+  /// Whether every one of \p Inputs still has its size and time.
+  static bool unchanged(const std::vector<PreambleInput> &Inputs);
   /// The non-system files \p SM read, with the hashes of what it read.
   static std::vector<std::pair<std::string, std::string>>
   dependencies(const clang::SourceManager &SM);
@@ -78,8 +89,10 @@ public:
   std::optional<CachedTU> lookup(const std::string &Key, std::string &Note);
   /// Stores \p TU under \p Key; returns an error line, or nothing.
   std::optional<std::string> store(const std::string &Key, const CachedTU &TU);
-  /// Every file \p SM read (system headers too), with its size and time.
-  static std::vector<PreambleInput> inputs(const clang::SourceManager &SM);
+  /// Every file \p SM read (system headers too; with \p SystemOnly, only
+  /// those), with its size and time.
+  static std::vector<PreambleInput> inputs(const clang::SourceManager &SM,
+                                           bool SystemOnly = false);
 
   /// The preamble stored under \p Key (under <dir>/preambles), when every
   /// file it read, system headers included, has its size and time still:

@@ -1,6 +1,9 @@
 //===- Timeline.cpp - `seam validate --timeline`: an SVG of a trace -------===//
 #include "Driver/Timeline.h"
+#include "Driver/Output.h"
+#include "Support/InputFile.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <nlohmann/json.hpp>
@@ -53,9 +56,11 @@ std::string num(double V) {
 std::optional<std::string> writeTimeline(const std::string &TracePath,
                                          const std::string &SvgPath,
                                          const std::string &Title) {
-  auto Buf = llvm::MemoryBuffer::getFile(TracePath);
-  if (!Buf)
+  if (!llvm::sys::fs::exists(TracePath))
     return "--timeline: the program wrote no trace to '" + TracePath + "'";
+  auto Buf = readInputFile(TracePath, "the program's trace", MaxDataBytes);
+  if (!Buf)
+    return "--timeline: " + llvm::toString(Buf.takeError());
   nlohmann::json J = nlohmann::json::parse(
       (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
   if (!J.is_object() || !J.contains("traceEvents") ||
@@ -159,12 +164,8 @@ std::optional<std::string> writeTimeline(const std::string &TracePath,
      << "gray: copy, orange: host waits, green: launch, red: compile; "
      << "shaded: device idle after a sync</text>\n";
   OS << "</svg>\n";
-  std::error_code EC;
-  llvm::raw_fd_ostream File(SvgPath, EC);
-  if (EC)
-    return "cannot write '" + SvgPath + "': " + EC.message();
-  File << OS.str();
-  return std::nullopt;
+  // Whole or not at all, and a full disk is an error line (Output.h).
+  return writeOutput(SvgPath, [&](llvm::raw_ostream &Out) { Out << OS.str(); });
 }
 
 } // namespace seam

@@ -4,6 +4,7 @@
 #include "Driver/Calibrate.h"
 #include "Driver/Output.h"
 #include "Driver/Timeline.h"
+#include "Support/InputFile.h"
 
 #include <seam/rt.h>
 
@@ -594,21 +595,42 @@ int runValidate(const ValidateOptions &Opts) {
   std::optional<llvm::StringRef> Redirects[] = {
       std::nullopt, llvm::StringRef(OutPath), std::nullopt};
   std::string ErrMsg;
-  int Status =
-      llvm::sys::ExecuteAndWait(*Exe, Argv, EnvRefs, Redirects, 0, 0, &ErrMsg);
-  if (auto Out = llvm::MemoryBuffer::getFile(OutPath))
+  int Status = llvm::sys::ExecuteAndWait(*Exe, Argv, EnvRefs, Redirects,
+                                         Opts.TimeoutSeconds, 0, &ErrMsg);
+  if (auto Out = readInputFile(OutPath, "the program's output", MaxDataBytes))
     llvm::errs() << (*Out)->getBuffer();
+  else
+    llvm::consumeError(Out.takeError());
+  if (Status == -2)
+    return fail("'" + Opts.Run.front() + "' did not finish within " +
+                std::to_string(Opts.TimeoutSeconds) +
+                " s and was stopped (--timeout)");
   if (Status != 0)
     return fail("'" + Opts.Run.front() + "' failed (" +
                 (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) + ")");
-  auto Buf = llvm::MemoryBuffer::getFile(ReportPath);
-  if (!Buf)
+  if (!Opts.TracePath.empty() && !llvm::sys::fs::exists(Opts.TracePath))
+    return fail("--trace: the program wrote no trace to '" + Opts.TracePath +
+                "' (see its output above)");
+  if (!llvm::sys::fs::exists(ReportPath))
     return fail("'" + Opts.Run.front() +
                 "' wrote no seam::rt site report (is it linked against "
                 "seam::rt, and does it exit normally?)");
+  auto Buf = readInputFile(ReportPath, "the site report");
+  if (!Buf)
+    return fail("the site report of '" + Opts.Run.front() +
+                "': " + llvm::toString(Buf.takeError()));
   nlohmann::json J = nlohmann::json::parse(
       (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
-  llvm::Expected<std::vector<Measured>> Ms = measurements(J);
+  // A report is the program's output: a field of the wrong type is a
+  // malformed report, not a crash.
+  llvm::Expected<std::vector<Measured>> Ms = [&] {
+    try {
+      return measurements(J);
+    } catch (const nlohmann::json::exception &E) {
+      return llvm::Expected<std::vector<Measured>>(llvm::createStringError(
+          llvm::inconvertibleErrorCode(), "malformed: %s", E.what()));
+    }
+  }();
   if (!Ms)
     return fail("the site report of '" + Opts.Run.front() +
                 "': " + llvm::toString(Ms.takeError()));
@@ -621,10 +643,16 @@ int runValidate(const ValidateOptions &Opts) {
                   "' holds no calibration (a seam::rt older than this seam?); "
                   "give --profile");
     std::vector<seam::rt::Measurement> Cal;
-    for (auto It = J["calibration"].begin(); It != J["calibration"].end(); ++It)
-      Cal.push_back({It.key(), It->value("value", 0.0),
-                     It->value("spread", 0.0), It->value("runs", 0),
-                     It->value("how", "")});
+    try {
+      for (auto It = J["calibration"].begin(); It != J["calibration"].end();
+           ++It)
+        Cal.push_back({It.key(), It->value("value", 0.0),
+                       It->value("spread", 0.0), It->value("runs", 0),
+                       It->value("how", "")});
+    } catch (const nlohmann::json::exception &E) {
+      return fail("the site report of '" + Opts.Run.front() +
+                  "' is malformed: its calibration: " + E.what());
+    }
     std::string Command = "seam validate (SEAM_RT_CALIBRATE=" +
                           std::to_string(Opts.CalibrationReps) +
                           ", in the program's process, before main())";
@@ -643,6 +671,10 @@ int runValidate(const ValidateOptions &Opts) {
                   "': " + EC.message());
     OS << P.dump(2) << "\n";
     OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      return fail("cannot write '" + std::string(ProfilePath) + "'");
+    }
     Check.Profile = std::string(ProfilePath);
     Check.ProfileGiven = true;
     ProfileNote = "profile seamrt-local, measured in the program's process "
@@ -711,22 +743,20 @@ int runValidate(const ValidateOptions &Opts) {
             std::string(TracePath), Opts.TimelinePath, Opts.Run.front()))
       return fail(*E);
 
-  std::error_code EC;
-  std::unique_ptr<llvm::raw_fd_ostream> File;
-  if (!Opts.OutputPath.empty()) {
-    File = std::make_unique<llvm::raw_fd_ostream>(Opts.OutputPath, EC);
-    if (EC)
-      return fail("cannot write output file '" + Opts.OutputPath +
-                  "': " + EC.message());
-  }
-  llvm::raw_ostream &OS = File ? *File : llvm::outs();
-  if (Opts.Json)
-    OS << toJson(Rows, Opts, ProfileName, ProfileSource,
-                 J.value("totals", nlohmann::json::object()), Verdict)
-              .dump(2)
-       << "\n";
-  else
-    printText(OS, Rows, Opts, ProfileNote, Tol, VerdictText);
+  nlohmann::json Totals = J.contains("totals") && J["totals"].is_object()
+                              ? J["totals"]
+                              : nlohmann::json::object();
+  if (std::optional<std::string> E =
+          writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {
+            if (Opts.Json)
+              OS << toJson(Rows, Opts, ProfileName, ProfileSource, Totals,
+                           Verdict)
+                        .dump(2)
+                 << "\n";
+            else
+              printText(OS, Rows, Opts, ProfileNote, Tol, VerdictText);
+          }))
+    return fail(*E);
   return Verdict == "fail" ? 1 : 0;
 }
 

@@ -30,6 +30,8 @@ struct ValidateOptions {
   std::string TracePath;     ///< --trace: Chrome trace of the run
   std::string TimelinePath;  ///< --timeline: SVG of the costliest syncs
   int CalibrationReps = 300; ///< when no --profile is given
+  /// --timeout: the program is stopped after this many seconds (0: never).
+  unsigned TimeoutSeconds = 600;
 };
 
 /// Returns 0 (compared; within the tolerance, if one was given), 1 (a

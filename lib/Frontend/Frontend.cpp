@@ -1,5 +1,6 @@
 //===- Frontend.cpp - Parse translation units with Clang LibTooling -------===//
 #include "Frontend/Frontend.h"
+#include "Support/InputFile.h"
 #include "Hazards/SourcePoint.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -46,6 +47,16 @@ makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
     // check it first so the user gets one line naming it.
     llvm::SmallString<256> DBPath(Opts.BuildDir);
     llvm::sys::path::append(DBPath, "compile_commands.json");
+    llvm::SmallString<256> FlagsPath(Opts.BuildDir);
+    llvm::sys::path::append(FlagsPath, "compile_flags.txt");
+    // Clang's loader would read a FIFO or /dev/zero without end.
+    for (llvm::StringRef P : {DBPath.str(), FlagsPath.str()})
+      if (llvm::sys::fs::exists(P)) {
+        std::string Problem = inputFileProblem(P, "-p", MaxDataBytes);
+        if (!Problem.empty())
+          return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                         Problem.c_str());
+      }
     if (auto Buf = llvm::MemoryBuffer::getFile(DBPath)) {
       nlohmann::json J =
           nlohmann::json::parse((*Buf)->getBuffer().begin(),
@@ -303,6 +314,28 @@ private:
 
 } // namespace
 
+/// The real file system, where only regular files can be opened: a source
+/// may name a device or a FIFO (`#include </dev/stdin>` would read Seam's
+/// own standard input, `</dev/zero>` never ends). Such an include is then a
+/// compile error of that file, reported as such.
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+public:
+  RegularFilesOnly()
+      : ProxyFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
+            llvm::vfs::createPhysicalFileSystem().release())) {}
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>>
+  openFileForRead(const llvm::Twine &Path) override {
+    llvm::ErrorOr<llvm::vfs::Status> S = status(Path);
+    if (S && S->getType() != llvm::sys::fs::file_type::regular_file)
+      return std::make_error_code(std::errc::operation_not_permitted);
+    return ProxyFileSystem::openFileForRead(Path);
+  }
+};
+
+static llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> sourceFileSystem() {
+  return llvm::makeIntrusiveRefCnt<RegularFilesOnly>();
+}
+
 /// Drops every flag that would make the compiler write a file: Seam only
 /// parses, and a compile command is input it does not control (a database
 /// can name the source itself as a dependency file). ClangTool's default
@@ -419,8 +452,7 @@ struct HeaderTool {
              const std::string &Header, std::vector<std::string> Mine)
       : DB({retarget(Command, Header)}),
         Tool(DB, {Header}, std::make_shared<PCHContainerOperations>(),
-             llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-                 llvm::vfs::createPhysicalFileSystem().release())),
+             sourceFileSystem()),
         Errors(Header) {
     Mine.insert(Mine.end(), {"-w", "-fno-caret-diagnostics", "-xc++-header"});
     addArguments(Tool, Opts, Mine);
@@ -563,8 +595,7 @@ ParseResult parseFile(const std::vector<CompileCommand> &Commands,
   // A file system of its own, so that entering the command's directory does
   // not change the process's working directory under the other workers.
   ClangTool Tool(DB, {File}, std::make_shared<PCHContainerOperations>(),
-                 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(
-                     llvm::vfs::createPhysicalFileSystem().release()));
+                 sourceFileSystem());
   // -fno-caret-diagnostics also keeps clang from printing "N errors
   // generated." on stderr: its errors are results here.
   std::vector<std::string> Mine = {"-w", "-ferror-limit=10",

@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 // RUN: %expect_exit 2 %seam check --format sarif -o %t.sarif %s -- %mock
 // RUN: %python %inputs/check_sarif.py %t.sarif %inputs/sarif-schema-2.1.0.json | FileCheck %s --check-prefix=SARIF
-// RUN: %expect_exit 2 %seam check --checks=-* %s -- %mock | FileCheck %s --check-prefix=ALWAYS
+// RUN: %expect_exit 2 %seam check --checks=-*,seam-capture-sync %s -- %mock | FileCheck %s --check-prefix=ALWAYS
 #include <torch/torch.h>
 
 void broken(torch::Tensor x) {
