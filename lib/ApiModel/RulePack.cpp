@@ -361,8 +361,30 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
 
 static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
                                                        llvm::StringRef Path) {
-  json J = json::parse(Text.begin(), Text.end(), nullptr,
+  // A key given twice in one object is an error: JSON parsers keep one of
+  // them, and a second "triggers" would silently drop the first list.
+  std::vector<std::set<std::string>> Keys;
+  std::string Duplicate;
+  json::parser_callback_t NoDuplicates = [&](int, json::parse_event_t Event,
+                                             json &Parsed) {
+    if (Event == json::parse_event_t::object_start)
+      Keys.emplace_back();
+    else if (Event == json::parse_event_t::object_end && !Keys.empty())
+      Keys.pop_back();
+    else if (Event == json::parse_event_t::key && !Keys.empty() &&
+             !Keys.back().insert(Parsed.get<std::string>()).second &&
+             Duplicate.empty())
+      Duplicate = Parsed.get<std::string>();
+    return true;
+  };
+  json J = json::parse(Text.begin(), Text.end(), NoDuplicates,
                        /*allow_exceptions=*/false, /*ignore_comments=*/true);
+  if (!J.is_discarded() && !Duplicate.empty())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s: the key '%s' is given twice in one object (JSON keeps only one; "
+        "merge them)",
+        Path.str().c_str(), Duplicate.c_str());
   if (J.is_discarded()) {
     // Re-parse with exceptions only to get nlohmann's byte offset message.
     std::string Why = "not valid JSON";

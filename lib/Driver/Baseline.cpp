@@ -42,13 +42,23 @@ void assignFingerprints(std::vector<Finding> &Findings, llvm::StringRef Root) {
   }
 }
 
+/// A real calendar date written YYYY-MM-DD (2027-02-30 is not one).
 static bool validDate(llvm::StringRef D) {
   if (D.size() != 10 || D[4] != '-' || D[7] != '-')
     return false;
   for (size_t I : {0, 1, 2, 3, 5, 6, 8, 9})
     if (D[I] < '0' || D[I] > '9')
       return false;
-  return true;
+  unsigned Y = 0, M = 0, Day = 0;
+  D.substr(0, 4).getAsInteger(10, Y);
+  D.substr(5, 2).getAsInteger(10, M);
+  D.substr(8, 2).getAsInteger(10, Day);
+  if (Y == 0 || M < 1 || M > 12 || Day < 1)
+    return false;
+  static const unsigned Days[] = {31, 28, 31, 30, 31, 30,
+                                  31, 31, 30, 31, 30, 31};
+  bool Leap = (Y % 4 == 0 && Y % 100 != 0) || Y % 400 == 0;
+  return Day <= Days[M - 1] + (M == 2 && Leap ? 1 : 0);
 }
 
 llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path) {
@@ -66,6 +76,14 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path) {
       !J["results"].is_array())
     return Err("expected a JSON object with a \"results\" list (written by "
                "--write-baseline)");
+  // Written by another format or fingerprint scheme, its fingerprints
+  // would match nothing (or the wrong results): refused, not guessed at.
+  if (J.contains("version") && J["version"] != 1)
+    return Err("format version " + J["version"].dump() +
+               " (this Seam reads version 1)");
+  if (J.contains("fingerprint") && J["fingerprint"] != "seam/v1")
+    return Err("fingerprint scheme " + J["fingerprint"].dump() +
+               " (this Seam's is \"seam/v1\")");
   Baseline B;
   B.Path = Path.str();
   size_t Index = 0;
@@ -85,6 +103,12 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path) {
     Str("function", Out.Function);
     Str("message", Out.Message);
     Str("reason", Out.Reason);
+    if (E.contains("expires") && !E["expires"].is_string())
+      return Err(Where + " has \"expires\": " + E["expires"].dump() +
+                 " (expected a date as a string, \"YYYY-MM-DD\")");
+    if (E.contains("expires") && E["expires"].get<std::string>().empty())
+      return Err(Where + " has an empty \"expires\" (expected YYYY-MM-DD, "
+                         "or no \"expires\")");
     Str("expires", Out.Expires);
     if (E.contains("line") && E["line"].is_number_unsigned())
       Out.Line = E["line"].get<unsigned>();

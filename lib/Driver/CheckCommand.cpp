@@ -253,6 +253,10 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     return 2;
   }
   R.RulePacks = BasePacks;
+  if (!Opts.SarifRoot.empty() && !llvm::sys::fs::is_directory(Opts.SarifRoot)) {
+    errorLine("--sarif-root '" + Opts.SarifRoot + "' is not a directory");
+    return 2;
+  }
   // As clang-tidy: a check list that enables nothing is an error, not a
   // silent pass (a typo such as -*,seam-hostsync).
   if (Opts.Checks &&

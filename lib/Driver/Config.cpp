@@ -7,6 +7,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/thread.h"
+#include <optional>
 
 namespace {
 
@@ -90,8 +92,23 @@ void FileConfig::inherit(const FileConfig &Child) {
   InheritParentConfig = Child.InheritParentConfig;
 }
 
+static llvm::Expected<FileConfig> parseConfigHere(llvm::StringRef Text,
+                                                  llvm::StringRef Path);
+
 llvm::Expected<FileConfig> parseConfig(llvm::StringRef Text,
                                        llvm::StringRef Path) {
+  // LLVM's YAML parser recurses once per nesting level: a file of 100 KB can
+  // nest 50,000 deep (`[[[[...`, `- - - ...`), more than a thread's usual
+  // stack. Parsed on a stack of its own, it is an error line, not a crash.
+  std::optional<llvm::Expected<FileConfig>> Out;
+  llvm::thread Worker(std::optional<unsigned>(1u << 30),
+                      [&] { Out.emplace(parseConfigHere(Text, Path)); });
+  Worker.join();
+  return std::move(*Out);
+}
+
+static llvm::Expected<FileConfig> parseConfigHere(llvm::StringRef Text,
+                                                  llvm::StringRef Path) {
   FileConfig C;
   C.Sources.push_back(Path.str());
   if (Text.trim().empty())

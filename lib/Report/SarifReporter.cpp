@@ -33,9 +33,10 @@ std::string uriEscape(llvm::StringRef Path) {
 
 nlohmann::json artifact(const std::string &File, const std::string &Base) {
   llvm::StringRef F(File);
-  if (!Base.empty() && F.starts_with(Base) && F.size() > Base.size() &&
-      F[Base.size()] == '/')
-    return {{"uri", uriEscape(F.drop_front(Base.size() + 1))},
+  llvm::StringRef B = llvm::StringRef(Base).rtrim('/'); // "/" is ""
+  if (!Base.empty() && F.starts_with(B) && F.size() > B.size() + 1 &&
+      F[B.size()] == '/')
+    return {{"uri", uriEscape(F.drop_front(B.size() + 1))},
             {"uriBaseId", "%SRCROOT%"}};
   return {{"uri", "file://" + uriEscape(F)}};
 }
@@ -284,7 +285,9 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   Run["properties"]["cacheHits"] = R.CacheHits;
   if (!Base.empty())
     Run["originalUriBaseIds"] = {
-        {"%SRCROOT%", {{"uri", "file://" + uriEscape(Base) + "/"}}}};
+        {"%SRCROOT%",
+         {{"uri", "file://" + uriEscape(llvm::StringRef(Base).rtrim('/')) +
+                      "/"}}}};
   nlohmann::json Doc = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},

@@ -43,7 +43,16 @@ bool blockingWait() {
 
 unsigned helperCount() {
   if (const char *Env = std::getenv("SEAM_RT_THREADS")) {
+    // A bound the machine can start: 100000 threads would abort the
+    // program when the system refuses them.
+    constexpr int MaxThreads = 256;
     int N = std::atoi(Env);
+    if (N > MaxThreads) {
+      std::fprintf(stderr,
+                   "seam::rt: SEAM_RT_THREADS=%s is more than %d; using %d\n",
+                   Env, MaxThreads, MaxThreads);
+      N = MaxThreads;
+    }
     return N > 1 ? static_cast<unsigned>(N - 1) : 0;
   }
   // One core stays with the host thread, as a GPU leaves the host its
@@ -67,19 +76,28 @@ void finishRun() {
   // the report.
   if (DeviceStream *S = Started.load())
     S->shutdown();
-  // An exception here would terminate the program at exit; the paths were
-  // checked when they were set, so say why and go on.
+  // An exception here would terminate the program at exit; say why. A
+  // trace or report that could not be written (a full disk) is lost, so
+  // the program then exits with EX_IOERR (74) rather than 0: whoever asked
+  // for it (seam validate) must not take its absence for success.
+  bool Lost = false;
   try {
     Telemetry::get().flush();
   } catch (const std::exception &E) {
     std::fprintf(stderr, "seam::rt: %s\n", E.what());
+    Lost = true;
   }
   if (Path && *Path) {
     try {
       Telemetry::get().writeReport(Path);
     } catch (const std::exception &E) {
       std::fprintf(stderr, "seam::rt: %s (SEAM_RT_REPORT)\n", E.what());
+      Lost = true;
     }
+  }
+  if (Lost) {
+    std::fflush(nullptr);
+    std::_Exit(74);
   }
 }
 

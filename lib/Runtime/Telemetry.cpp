@@ -247,6 +247,9 @@ void Telemetry::flush() {
     OS << "}";
   }
   OS << "\n]}\n";
+  OS.close(); // what a full disk refuses shows only here
+  if (!OS)
+    throw Error("trace_to: cannot write '" + TracePath + "'");
 }
 
 std::vector<SiteStats> Telemetry::sites() {
@@ -364,6 +367,7 @@ void Telemetry::writeReport(const std::string &Path) {
     OS << "\n  }";
   }
   OS << "\n}\n";
+  OS.close(); // what a full disk refuses shows only here
   if (!OS)
     throw Error("write_report: cannot write '" + Path + "'");
 }
