@@ -503,6 +503,16 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   std::set<std::string> AnalyzedFiles;
   bool Progress =
       Opts.Progress.value_or(!Opts.Quiet && llvm::errs().is_displayed());
+  // A header reached through a symlink and through its own path is one
+  // file: its results are kept once, under the first spelling seen.
+  std::map<std::string, std::string> RealPaths;
+  auto realFile = [&](const std::string &File) -> const std::string & {
+    auto [It, New] = RealPaths.try_emplace(File, File);
+    llvm::SmallString<256> Real;
+    if (New && !llvm::sys::fs::real_path(File, Real))
+      It->second = std::string(Real);
+    return It->second;
+  };
   auto Emit = [&](size_t I) {
     Job &J = Jobs[I];
     Outcome &O = Outcomes[I];
@@ -528,7 +538,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     sortAndDedupe(Batch);
     // A header's results come once, with the first file that includes it.
     llvm::erase_if(Batch, [&](const Finding &F) {
-      return !Seen.insert({F.Where.File, F.Where.Line, F.Where.Column,
+      return !Seen.insert({realFile(F.Where.File), F.Where.Line, F.Where.Column,
                            F.RuleId == "clang-diagnostic-error"
                                ? F.RuleId + F.Message
                                : F.RuleId})

@@ -4,10 +4,14 @@
 
 #include "Driver/Output.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <cstdint>
 #include <set>
+#include <tuple>
 
 namespace seam {
 
@@ -43,7 +47,7 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
   nlohmann::json Notifications = nlohmann::json::array();
   nlohmann::json Summary = nlohmann::json::array();
   bool Success = true;
-  double Incomplete = 0, Baselined = 0;
+  int64_t Incomplete = 0, Baselined = 0;
   std::set<std::tuple<std::string, std::string, long, long, std::string>> Seen;
   for (const std::string &Path : Opts.Inputs) {
     Current = Path;
@@ -60,6 +64,19 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
       if (!Run.is_object() || !Run.contains("tool") ||
           !Run.contains("results") || !Run["results"].is_array())
         return fail("'" + Path + "' has a run without tool or results");
+      // Only Seam's runs: another tool's rules, URI bases and properties
+      // would make the merged run wrong (results without their rule, URIs
+      // relative to a base the run does not define).
+      const nlohmann::json &Tool = Run["tool"];
+      if (!Tool.is_object() || !Tool.contains("driver") ||
+          !Tool["driver"].is_object() ||
+          Tool["driver"].value("name", "") != "seam")
+        return fail("'" + Path + "' is not Seam's SARIF (its tool is '" +
+                    (Tool.is_object() && Tool.contains("driver") &&
+                             Tool["driver"].is_object()
+                         ? Tool["driver"].value("name", "?")
+                         : std::string("?")) +
+                    "'); seam merge joins the runs of seam check --shard");
       if (Out.is_null()) {
         Out = Run;
         Out.erase("results");
@@ -69,7 +86,24 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
       // Rule indices are re-resolved against the first run's rules.
       const nlohmann::json &Rules =
           Out["tool"]["driver"].value("rules", nlohmann::json::array());
+      size_t Index = 0;
       for (nlohmann::json &Result : Run["results"]) {
+        // What the SARIF schema and code scanning require of a result.
+        std::string Where =
+            "'" + Path + "': result " + std::to_string(Index++) + " ";
+        if (!Result.is_object() || !Result.contains("message") ||
+            !Result["message"].is_object() ||
+            !Result["message"].contains("text") ||
+            !Result["message"]["text"].is_string())
+          return fail(Where + "has no message text");
+        if (!Result.contains("ruleId") || !Result["ruleId"].is_string())
+          return fail(Where + "has no ruleId");
+        if (Result.contains("locations") &&
+            (!Result["locations"].is_array() ||
+             !llvm::all_of(Result["locations"], [](const nlohmann::json &L) {
+               return L.is_object();
+             })))
+          return fail(Where + "has malformed locations");
         std::string Rule = Result.value("ruleId", "");
         std::string Uri;
         long Line = 0, Col = 0;
@@ -93,6 +127,9 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
         for (size_t I = 0; I < Rules.size(); ++I)
           if (Rules[I].value("id", "") == Rule)
             Result["ruleIndex"] = I;
+        if (!Result.contains("ruleIndex"))
+          return fail(Where + "names rule '" + Rule +
+                      "', which the first run does not define");
         Results.push_back(Result);
       }
       if (Run.contains("invocations"))
@@ -104,26 +141,72 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
         }
       if (Run.contains("properties")) {
         const nlohmann::json &P = Run["properties"];
-        Incomplete += P.value("incompleteFunctions", 0.0);
-        Baselined += P.value("baselined", 0.0);
+        auto Count = [&](const char *Key) -> int64_t {
+          return P.contains(Key) && P[Key].is_number()
+                     ? P[Key].get<int64_t>()
+                     : 0;
+        };
+        Incomplete += Count("incompleteFunctions");
+        Baselined += Count("baselined");
+        // A row two shards both give (a region in a shared header, the same
+        // file merged twice) is kept once.
         if (P.contains("summary") && P["summary"].is_array())
           for (const nlohmann::json &Row : P["summary"])
-            Summary.push_back(Row);
+            if (std::find(Summary.begin(), Summary.end(), Row) == Summary.end())
+              Summary.push_back(Row);
       }
     }
   }
   if (Out.is_null())
     return fail("the SARIF files hold no run");
-  // Costliest first, as `seam check` orders them.
-  auto Level = [](const nlohmann::json &R) {
+  // Costliest first, as `seam check` orders them; ties by position and rule,
+  // as its results are sorted before that: the same order whichever shards
+  // came first, and the same as one unsharded run.
+  auto Key = [](const nlohmann::json &R) {
     std::string L = R.value("level", "warning");
-    return L == "error" ? 2 : L == "warning" ? 1 : 0;
+    int Level = L == "error" ? 2 : L == "warning" ? 1 : 0;
+    double Rank = R.contains("rank") && R["rank"].is_number()
+                      ? R["rank"].get<double>()
+                      : 0.0;
+    std::string Uri;
+    int64_t Line = 0, Col = 0;
+    if (R.contains("locations") && !R["locations"].empty()) {
+      const nlohmann::json &P =
+          R["locations"][0].value("physicalLocation", nlohmann::json::object());
+      if (P.contains("artifactLocation") && P["artifactLocation"].is_object())
+        Uri = P["artifactLocation"].value("uri", "");
+      if (P.contains("region") && P["region"].is_object()) {
+        Line = P["region"].value("startLine", int64_t(0));
+        Col = P["region"].value("startColumn", int64_t(0));
+      }
+    }
+    return std::make_tuple(-Level, -Rank, Uri, Line, Col,
+                           R.value("ruleId", ""),
+                           R["message"].value("text", ""));
   };
   std::stable_sort(Results.begin(), Results.end(),
                    [&](const nlohmann::json &A, const nlohmann::json &B) {
-                     return std::make_pair(-Level(A), -A.value("rank", 0.0)) <
-                            std::make_pair(-Level(B), -B.value("rank", 0.0));
+                     return Key(A) < Key(B);
                    });
+  // GitHub keeps 5,000 results a run: the lowest-ranked go, as in check.
+  constexpr size_t MaxResults = 5000;
+  if (Results.size() > MaxResults) {
+    size_t Cut = Results.size() - MaxResults;
+    Results.erase(Results.begin() + MaxResults, Results.end());
+    llvm::erase_if(Notifications, [](const nlohmann::json &N) {
+      return N.is_object() && N.contains("descriptor") &&
+             N["descriptor"].value("id", "") == "seam-results-cut";
+    });
+    Notifications.push_back(
+        {{"level", "warning"},
+         {"message",
+          {{"text", std::to_string(Cut) +
+                        " lower-ranked results were left out: GitHub code "
+                        "scanning shows at most " +
+                        std::to_string(MaxResults) +
+                        " per run; the JSON format has them all"}}},
+         {"descriptor", {{"id", "seam-results-cut"}}}});
+  }
   nlohmann::json Invocation = {{"executionSuccessful", Success}};
   if (!Notifications.empty())
     Invocation["toolExecutionNotifications"] = Notifications;
@@ -131,6 +214,13 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
   Out["results"] = Results;
   Out["properties"] = {{"incompleteFunctions", Incomplete},
                        {"baselined", Baselined}};
+  // Costliest first, then by name and place: the same whichever shard
+  // came first.
+  std::stable_sort(Summary.begin(), Summary.end(),
+                   [](const nlohmann::json &A, const nlohmann::json &B) {
+                     return std::make_pair(-A.value("rank", 0.0), A.dump()) <
+                            std::make_pair(-B.value("rank", 0.0), B.dump());
+                   });
   if (!Summary.empty())
     Out["properties"]["summary"] = Summary;
   if (!Opts.SarifCategory.empty()) {

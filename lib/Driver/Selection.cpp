@@ -40,8 +40,13 @@ selectFiles(const clang::tooling::CompilationDatabase *DB,
             std::vector<std::string> &Errors) {
   std::vector<std::string> Out;
   std::set<std::string> Seen;
+  // One file once, however it is named: two spellings, or a symlink to it.
   auto Add = [&](const std::string &File) {
-    if (Seen.insert(normalized(File)).second)
+    llvm::SmallString<256> Real;
+    std::string Key = llvm::sys::fs::real_path(File, Real)
+                          ? normalized(File)
+                          : std::string(Real);
+    if (Seen.insert(Key).second)
       Out.push_back(File);
   };
   std::vector<std::string> All;
@@ -76,6 +81,12 @@ selectFiles(const clang::tooling::CompilationDatabase *DB,
       Errors.push_back("no such file: '" + P +
                        "', and no file of the compile database matches it");
   }
+  // Files in one order whatever order they were named in (as the database's
+  // are): the output does not depend on the command line's order.
+  std::stable_sort(Out.begin(), Out.end(),
+                   [](const std::string &A, const std::string &B) {
+                     return normalized(A) < normalized(B);
+                   });
   return Out;
 }
 

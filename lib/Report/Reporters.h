@@ -47,9 +47,12 @@ struct Report {
 
 extern const char *const SeamVersion;
 
-/// Where the docs page of rule \p Id is (SEAM_DOCS_URL or the installed
-/// docs); with "", the docs index.
+/// Where the docs page of rule \p Id is ($SEAM_DOCS_URL, the build's
+/// SEAM_DOCS_URL, or the installed docs); with "", the getting-started page.
 std::string ruleDocUri(llvm::StringRef Id);
+/// Whether \p Uri can be opened from a code review (http or https): a
+/// file:// path names the machine that ran Seam, a dead link elsewhere.
+bool isWebUri(llvm::StringRef Uri);
 /// The page itself, embedded at build time ("" when it has none).
 llvm::StringRef ruleDocMarkdown(llvm::StringRef Id);
 

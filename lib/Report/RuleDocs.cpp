@@ -28,14 +28,23 @@ llvm::StringRef ruleDocMarkdown(llvm::StringRef Id) {
 }
 
 std::string ruleDocUri(llvm::StringRef Id) {
-  // SEAM_DOCS_URL (a CMake cache variable) points at a published copy of
-  // docs/; without it, the installed one.
+  // Where docs/ is published: $SEAM_DOCS_URL when set, else the CMake
+  // cache variable SEAM_DOCS_URL (by default the repository's own docs/
+  // when it was built from a GitHub clone), else the installed copy.
   std::string Base = SEAM_DOCS_URL;
+  if (const char *Env = std::getenv("SEAM_DOCS_URL"); Env && *Env)
+    Base = Env;
   if (Base.empty())
     Base = std::string("file://") + SEAM_DOCS_DIR;
+  while (llvm::StringRef(Base).ends_with("/"))
+    Base.pop_back();
   if (Id.empty())
-    return Base + "/README.md";
+    return Base + "/getting-started.md";
   return Base + "/rules/" + Id.str() + ".md";
+}
+
+bool isWebUri(llvm::StringRef Uri) {
+  return Uri.starts_with("https://") || Uri.starts_with("http://");
 }
 
 } // namespace seam

@@ -118,18 +118,21 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
     nlohmann::json Help = {{"text", Rule.Help}};
     if (llvm::StringRef Md = ruleDocMarkdown(Rule.Id); !Md.empty())
       Help["markdown"] = Md.str();
+    std::string HelpUri = ruleDocUri(Rule.Id);
     Rules.push_back(
         {{"id", Rule.Id},
          {"name", Rule.Name},
          {"shortDescription", {{"text", Rule.ShortDescription}}},
          {"fullDescription", {{"text", Rule.FullDescription}}},
          {"help", Help},
-         {"helpUri", ruleDocUri(Rule.Id)},
          {"defaultConfiguration", {{"level", sarifLevel(Rule.DefaultLevel)}}},
          {"properties",
           {{"tags", Rule.Selectable ? std::vector<std::string>{"performance"}
                                     : std::vector<std::string>{"correctness"}},
            {"precision", "high"}}}});
+    // Only a link a reviewer can open (help.markdown holds the page anyway).
+    if (isWebUri(HelpUri))
+      Rules.back()["helpUri"] = HelpUri;
   }
 
   // Costliest first; GitHub keeps the first 5,000.
@@ -262,11 +265,12 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
                            {{"name", "seam"},
                             {"version", SeamVersion},
                             {"semanticVersion", SeamVersion},
-                            {"informationUri", ruleDocUri("")},
                             {"rules", Rules}}}}},
                         {"invocations", {Invocation}},
                         {"columnKind", "utf16CodeUnits"},
                         {"results", Results}};
+  if (std::string Info = ruleDocUri(""); isWebUri(Info))
+    Run["tool"]["driver"]["informationUri"] = Info;
   if (!R.Category.empty()) {
     // GitHub reads the category as everything up to the last '/'.
     std::string Id = R.Category;
@@ -282,7 +286,8 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   }
   Run["properties"]["incompleteFunctions"] = R.Incomplete;
   Run["properties"]["baselined"] = R.Baselined;
-  Run["properties"]["cacheHits"] = R.CacheHits;
+  // No cache statistics here: the SARIF of a run is the same whatever the
+  // cache held (JSON reports them, under "cache").
   if (!Base.empty())
     Run["originalUriBaseIds"] = {
         {"%SRCROOT%",
