@@ -24,10 +24,11 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
   P.Path = Path.str();
   for (auto It = J.begin(); It != J.end(); ++It)
     if (It.key() != "name" && It.key() != "device" &&
-        It.key() != "parameters" && It.key() != "notes")
+        It.key() != "parameters" && It.key() != "notes" &&
+        It.key() != "host")
       return fail(Path, "'" + It.key() +
                             "': unknown key (expected name, device, "
-                            "parameters, notes)");
+                            "parameters, notes, host)");
   if (!J.contains("name") || !J["name"].is_string())
     return fail(Path, "missing string 'name'");
   P.Name = J["name"].get<std::string>();

@@ -7,9 +7,43 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
+#include <fstream>
+#include <string>
+#include <sys/utsname.h>
+#include <thread>
 
 namespace seam {
+
+/// The machine the profile was measured on, and how busy it was: the same
+/// parameters measured on a loaded 2-core runner and on a quiet workstation
+/// differ several-fold, and the reader of the profile must be able to tell.
+static nlohmann::json hostDescription(std::vector<std::string> &Warnings) {
+  nlohmann::json H = nlohmann::json::object();
+  std::ifstream CpuInfo("/proc/cpuinfo");
+  for (std::string Line; std::getline(CpuInfo, Line);)
+    if (Line.rfind("model name", 0) == 0 && Line.find(':') != std::string::npos) {
+      H["cpu"] = Line.substr(Line.find(':') + 2);
+      break;
+    }
+  unsigned Cores = std::thread::hardware_concurrency();
+  H["logicalCores"] = Cores;
+  struct utsname U;
+  if (uname(&U) == 0)
+    H["os"] = std::string(U.sysname) + " " + U.release + " " + U.machine;
+  double Load[1];
+  if (getloadavg(Load, 1) == 1) {
+    H["loadAverage1min"] = std::round(Load[0] * 100) / 100;
+    if (Cores && Load[0] > 0.5 * Cores)
+      Warnings.push_back("the machine was busy while measuring (load average " +
+                         std::to_string(Load[0]).substr(0, 4) + " on " +
+                         std::to_string(Cores) +
+                         " cores): latencies come out higher than on a quiet "
+                         "machine");
+  }
+  return H;
+}
 
 nlohmann::json profileFrom(const std::vector<seam::rt::Measurement> &Ms,
                            const std::string &Command,
@@ -26,11 +60,9 @@ nlohmann::json profileFrom(const std::vector<seam::rt::Measurement> &Ms,
                       {"command", Command},
                       {"runs", M.runs},
                       {"spread", std::round(M.spread * 1000) / 1000}};
-    // Latencies of a few microseconds move with the machine's load; say so
-    // when the runs disagreed too much for the median to mean much.
-    bool Latency =
-        M.name != "memory_bandwidth_gbps" && M.name != "host_select_us_per_mib";
-    if (Latency && M.spread > 0.5)
+    // Every parameter moves with the machine's load; say so whenever the
+    // runs disagreed too much for the median to mean much.
+    if (M.spread > 0.25)
       Warnings.push_back(M.name + " varied by " +
                          std::to_string(int(M.spread * 100)) +
                          "% between runs (interquartile range over median): "
@@ -42,7 +74,9 @@ nlohmann::json profileFrom(const std::vector<seam::rt::Measurement> &Ms,
                      "the host CPU)"},
           {"notes", "Regenerate with: seam calibrate -o "
                     "rules/profiles/seamrt-local.json. 'spread' is the "
-                    "interquartile range over the median of the runs."},
+                    "interquartile range over the median of the runs; "
+                    "'host' is the machine measured and its load then."},
+          {"host", hostDescription(Warnings)},
           {"parameters", Params}};
 }
 

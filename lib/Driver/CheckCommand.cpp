@@ -922,9 +922,13 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         if (O.Parse.CompileErrors.empty())
           return true; // the compiler did not run
         for (const Finding &E : O.Parse.CompileErrors)
+          // Also a base it was chained on (replaced or evicted by a
+          // concurrent run: "PCH file '...' is out of date", "not found").
           if (llvm::StringRef(E.Message).contains(P->Pch) ||
               llvm::StringRef(E.Message).contains("precompiled header") ||
               llvm::StringRef(E.Message).contains("AST file") ||
+              llvm::StringRef(E.Message).contains("PCH file") ||
+              llvm::StringRef(E.Message).contains("module file") ||
               E.Where.File == P->Header)
             return true;
         return false;

@@ -520,10 +520,27 @@ std::optional<std::string>
 ResultCache::commitPreamble(const std::string &Key, const CachedPreamble &Built,
                             const std::vector<PreambleInput> &Inputs) {
   std::string D = preambleDir(Key);
+  std::string Final = D + "/preamble.pch";
   std::string PchHash = hashFile(Built.Pch);
-  if (std::error_code EC =
-          llvm::sys::fs::rename(Built.Pch, D + "/preamble.pch"))
-    return "cannot write the cached preamble in '" + D + "': " + EC.message();
+  // Linked into place, never renamed over a committed one: a concurrent run
+  // may already have built preambles on the PCH there, and clang refuses a
+  // chained PCH whose base changed ("out of date"). When another run
+  // committed the same key first, its PCH is used and this one dropped.
+  if (!llvm::sys::fs::create_hard_link(Built.Pch, Final)) {
+    llvm::sys::fs::remove(Built.Pch);
+  } else {
+    // Still valid (its inputs unchanged, its PCH as committed): it stays,
+    // with its manifest.
+    std::string Note;
+    if (lookupPreamble(Key, Note)) {
+      llvm::sys::fs::remove(Built.Pch);
+      return std::nullopt;
+    }
+    // A leftover that is stale, dropped or corrupt: replaced.
+    if (std::error_code EC = llvm::sys::fs::rename(Built.Pch, Final))
+      return "cannot write the cached preamble in '" + D +
+             "': " + EC.message();
+  }
   json Deps = json::array();
   for (const auto &[File, Hash] : Built.Deps)
     Deps.push_back({File, Hash});

@@ -110,8 +110,8 @@ std::optional<std::string> writeTimeline(const std::string &TracePath,
   T0 -= Margin;
   T1 += Margin;
 
-  const double W = 1200, Left = 90, Right = 20, LaneH = 34;
-  const double HostY = 60, DevY = 130, Height = 250;
+  const int W = 1200, Left = 90, Right = 20, LaneH = 34;
+  const int HostY = 60, DevY = 130, Height = 250;
   auto X = [&](double T) {
     return Left + (std::clamp(T, T0, T1) - T0) / (T1 - T0) * (W - Left - Right);
   };
@@ -147,22 +147,27 @@ std::optional<std::string> writeTimeline(const std::string &TracePath,
     double X0 = X(Gp.From), X1 = std::max(X(Gp.To), X0 + 1);
     OS << "<rect x=\"" << num(X0) << "\" y=\"" << DevY - 4 << "\" width=\""
        << num(X1 - X0) << "\" height=\"" << LaneH + 8
-       << "\" fill=\"#d62728\" fill-opacity=\"0.35\" stroke=\"#d62728\"/>\n";
+       << "\" fill=\"#9467bd\" fill-opacity=\"0.35\" stroke=\"#9467bd\"/>\n";
     OS << "<text x=\"" << num(X0) << "\" y=\""
-       << DevY + LaneH + 22 + 14 * (I - First) << "\" fill=\"#d62728\">idle "
+       << DevY + LaneH + 22 + 14 * (I - First) << "\" fill=\"#9467bd\">idle "
        << num(Gp.To - Gp.From) << " us after "
        << escape(Gp.Sync->Name.substr(Gp.Sync->Name.find(':') + 2))
        << "</text>\n";
   }
   // A time axis in microseconds from the window's start.
+  // The first and last ticks are anchored inside the picture.
   for (int K = 0; K <= 5; ++K) {
     double T = T0 + (T1 - T0) * K / 5;
+    const char *Anchor = K == 0 ? "start" : K == 5 ? "end" : "middle";
     OS << "<text x=\"" << num(X(T)) << "\" y=\"" << Height - 8
-       << "\" fill=\"#555\">+" << num(T - T0) << " us</text>\n";
+       << "\" text-anchor=\"" << Anchor << "\" fill=\"#555\">+"
+       << num(T - T0) << " us</text>\n";
   }
-  OS << "<text x=\"" << W - 520 << "\" y=\"45\" fill=\"#555\">blue: kernel, "
-     << "gray: copy, orange: host waits, green: launch, red: compile; "
-     << "shaded: device idle after a sync</text>\n";
+  // The legend on a line of its own, left-aligned: it fits the width. Idle
+  // is purple, a colour no span uses.
+  OS << "<text x=\"10\" y=\"45\" fill=\"#555\">blue: kernel, gray: copy, "
+     << "orange: host waits, green: launch, red: compile; purple shading: "
+     << "device idle after a sync</text>\n";
   OS << "</svg>\n";
   // Whole or not at all, and a full disk is an error line (Output.h).
   return writeOutput(SvgPath, [&](llvm::raw_ostream &Out) { Out << OS.str(); });

@@ -327,6 +327,8 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
                const ValidateOptions &Opts, const std::string &ProfileNote,
                double Tol, const std::string &Verdict) {
   OS << "validate: '" << Opts.Run.front() << "' (" << ProfileNote << ")\n";
+  OS << "  each cell: predicted / measured (Seam's prediction, then what the "
+        "runtime counted or timed)\n";
   OS << "  " << pad("line", 22) << pad("api", 14) << pad("seam", 11)
      << pad("runs", 13) << pad("breaks", 13) << pad("syncs", 13)
      << pad("pieces", 13) << pad("idle/run", 20) << "ratio\n";
@@ -409,7 +411,7 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
          << rulesText(*R->P) << ", " << predCount(*R->P)
          << (predCount(*R->P) == "1" ? " run" : " runs") << " predicted)\n";
   }
-  OS << "idle/run: Seam's estimate of the device idle per execution against "
+  OS << "idle/run: predicted device idle per execution (Seam's estimate) / "
         "the median the runtime measured after this line's syncs; ! marks a "
         "count that differs or an idle off by more than "
      << fmt(Tol * 100, "%.0f") << "%\n";

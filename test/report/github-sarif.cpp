@@ -6,14 +6,6 @@
 // RUN: cd %t && not %seam check --sarif-root %t/repo --sarif-category seam/cpu --format sarif -o %t/out.sarif %t/repo/src/model.cpp -- %mock
 // RUN: %python %inputs/check_sarif.py %t/out.sarif %inputs/sarif-schema-2.1.0.json | FileCheck %s
 // RUN: %python -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]; print(r['automationDetails']['id'], r['originalUriBaseIds']['%%SRCROOT%%']['uri'].endswith('/repo/'), r['results'][0]['locations'][0]['physicalLocation']['artifactLocation']['uriBaseId']); print(r['results'][0]['message']['text'])" %t/out.sarif | FileCheck %s --check-prefix=FIELDS
-// Rule links: never a file:// path of the machine that ran Seam (a dead link
-// in code review); the published docs when SEAM_DOCS_URL names them.
-// RUN: %python -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]; d=r['tool']['driver']; print('links:', sorted(set(u.split(':')[0] for u in [d.get('informationUri', 'https:')] + [x.get('helpUri', 'https:') for x in d['rules']])))" %t/out.sarif | FileCheck %s --check-prefix=NO-FILE-LINKS
-// NO-FILE-LINKS: links: ['https']
-// RUN: cd %t && env SEAM_DOCS_URL=https://docs.example.org/seam/ %seam check --fail-on=none --format sarif -o %t/web.sarif %t/repo/src/model.cpp -- %mock
-// RUN: %python -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]; d=r['tool']['driver']; print(d['informationUri']); print(d['rules'][1]['helpUri'])" %t/web.sarif | FileCheck %s --check-prefix=WEB-LINKS
-// WEB-LINKS: https://docs.example.org/seam/getting-started.md
-// WEB-LINKS-NEXT: https://docs.example.org/seam/rules/seam-host-sync.md
 // More than 5,000 results: the lowest-ranked are cut, with a notification.
 // RUN: %python -c "print('#include <torch/torch.h>\nvoid f(torch::Tensor x) {\n  for (int i = 0; i < 2; ++i) {\n' + '    x.item<float>();\n' * 5003 + '  }\n}')" > %t/many.cpp
 // RUN: not %seam check --format sarif -o %t/many.sarif %t/many.cpp -- %mock
@@ -34,3 +26,12 @@ void train(torch::Tensor größe) {
 // CHECK-NEXT: related: 18:3 inside this loop
 // FIELDS: seam/cpu/ True %SRCROOT%
 // FIELDS-NEXT: host sync: '.item()' reads 'größe' {{.*}} (see [loop](1))
+
+// Rule links: never a file:// path of the machine that ran Seam (a dead link
+// in code review); the published docs when SEAM_DOCS_URL names them.
+// RUN: %python -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]; d=r['tool']['driver']; print('links:', sorted(set(u.split(':')[0] for u in [d.get('informationUri', 'https:')] + [x.get('helpUri', 'https:') for x in d['rules']])))" %t/out.sarif | FileCheck %s --check-prefix=NO-FILE-LINKS
+// NO-FILE-LINKS: links: ['https']
+// RUN: cd %t && env SEAM_DOCS_URL=https://docs.example.org/seam/ %seam check --fail-on=none --format sarif -o %t/web.sarif %t/repo/src/model.cpp -- %mock
+// RUN: %python -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]; d=r['tool']['driver']; print(d['informationUri']); print(d['rules'][1]['helpUri'])" %t/web.sarif | FileCheck %s --check-prefix=WEB-LINKS
+// WEB-LINKS: https://docs.example.org/seam/getting-started.md
+// WEB-LINKS-NEXT: https://docs.example.org/seam/rules/seam-host-sync.md

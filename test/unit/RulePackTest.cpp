@@ -162,8 +162,22 @@ TEST(RulePack, ErrorsNameThePackFile) {
   auto Missing = loadRulePack("/nonexistent/dir/pack.json");
   ASSERT_FALSE(static_cast<bool>(Missing));
   std::string Msg = llvm::toString(Missing.takeError());
-  EXPECT_NE(Msg.find("/nonexistent/dir/pack.json: cannot read rule pack"),
+  EXPECT_NE(Msg.find("cannot read '/nonexistent/dir/pack.json' (from a rule "
+                     "pack)"),
             std::string::npos);
+}
+
+TEST(RulePack, KeyGivenTwiceIsAnError) {
+  // A second "triggers" would silently replace the first list.
+  std::string Msg = errorOf(R"({"name": "d", "triggers": [], "triggers": []})");
+  EXPECT_NE(Msg.find("the key 'triggers' is given twice in one object"),
+            std::string::npos)
+      << Msg;
+  // Nested objects are checked too.
+  Msg = errorOf(R"({"name": "d", "types": {"tensor": ["a::T"],
+                                           "tensor": ["b::T"]}})");
+  EXPECT_NE(Msg.find("the key 'tensor' is given twice"), std::string::npos)
+      << Msg;
 }
 
 TEST(RulePack, MergeIsUnion) {
