@@ -659,7 +659,16 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       }
   for (auto &[Key, Row] : RegionRows) {
     Row.Profile = P.Name;
-    Row.Rank = rankFromMicros(Row.MicrosPerExecution);
+    // A region called a known number of times per program run (100 calls
+    // from a loop with a constant bound) costs that many times its cost per
+    // call, and ranks by the total as a loop does.
+    if (!Row.TripCount && Row.RunCalls && *Row.RunCalls > 0 &&
+        !Row.RunCallsBound)
+      Row.TripCount = *Row.RunCalls;
+    if (Row.TripCount)
+      Row.MicrosTotal = Row.MicrosPerExecution * *Row.TripCount;
+    Row.Rank = rankFromMicros(Row.MicrosTotal ? *Row.MicrosTotal
+                                              : Row.MicrosPerExecution);
     Rows.push_back(Row);
   }
   for (auto &[Key, Row] : LoopRows) {
