@@ -30,8 +30,9 @@ as run-clang-tidy takes them. Options also take clang-tidy's single-dash
 spelling (-checks=..., -header-filter=...).
 
 Configuration: the nearest .seam.yaml above each file (Checks,
-WarningsAsErrors, HeaderFilterRegex, Regions, Shapes, Profile, Rules,
-InheritParentConfig), as clang-tidy reads .clang-tidy; see docs/cli.md.
+WarningsAsErrors, HeaderFilterRegex, Regions, Shapes, Trips, Profile, Rules,
+DefaultResidency, InheritParentConfig), as clang-tidy reads .clang-tidy;
+see docs/cli.md.
 
 Examples:
   seam check -p build                      # the whole database, -j cores
@@ -217,6 +218,12 @@ static int runSeam(int Argc, char **Argv) {
                     "Shape hint NAME=DIMS[:DTYPE] for a variable or parameter "
                     "(e.g. x=64x1024:f16), used to size materialized "
                     "intermediates. Repeatable");
+  Check->add_option("--trips", Opts.Trips,
+                    "Trip-count hint NAME=COUNT: a loop whose bound reads "
+                    "the variable, parameter or member NAME (i < num_steps, "
+                    "i < cfg.epochs(), for (auto &b : *loader)) runs COUNT "
+                    "times, for execution counts and totals. Repeatable; "
+                    "beats Trips in .seam.yaml");
   Check->add_flag("--summary", Opts.Summary,
                   "After the results, print a table of compiled regions and "
                   "hot loops ranked by estimated cost (text format)");

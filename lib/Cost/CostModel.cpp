@@ -109,8 +109,9 @@ BreakEffect effectOf(const RegionShape &R, const CallExpr *Call) {
 }
 
 std::optional<double> tripOf(const LoopInfo *L, ASTContext &Ctx,
+                             const TripHints *Trips,
                              const ParamValues *Params = nullptr) {
-  return L->S ? constantTripCount(L->S, Ctx, Params) : std::nullopt;
+  return L->S ? constantTripCount(L->S, Ctx, Params, Trips) : std::nullopt;
 }
 
 /// How many times a site runs, from the loops around it (innermost first)
@@ -124,7 +125,8 @@ struct Executions {
 };
 
 Executions executionsOf(const std::vector<LoopVisit> &Loops,
-                        const Frequency &PerCall, ASTContext &Ctx) {
+                        const Frequency &PerCall, ASTContext &Ctx,
+                        const TripHints *Trips) {
   Executions X;
   X.Innermost = Loops.empty() ? PerCall : Loops.front().Freq;
   if (!Loops.empty())
@@ -134,7 +136,7 @@ Executions executionsOf(const std::vector<LoopVisit> &Loops,
   bool Known = true;
   for (const LoopVisit &V : Loops) {
     X.Repeats |= !V.Freq.OncePerLoop;
-    std::optional<double> T = tripOf(V.Loop, Ctx);
+    std::optional<double> T = tripOf(V.Loop, Ctx, Trips);
     if (!T) {
       Known = false;
       continue;
@@ -163,8 +165,9 @@ struct RunCount {
 /// or the calls recurse.
 class ProgramRuns {
 public:
-  ProgramRuns(const RegionModel &Regions, ASTContext &Ctx)
-      : Regions(Regions), Ctx(Ctx), Nodes(Regions.functions()),
+  ProgramRuns(const RegionModel &Regions, ASTContext &Ctx,
+              const TripHints *Trips)
+      : Regions(Regions), Ctx(Ctx), Trips(Trips), Nodes(Regions.functions()),
         Callers(Nodes.size()), State(Nodes.size(), Unvisited),
         RegionState(Nodes.size(), Unvisited), Memo(Nodes.size()),
         RegionMemo(Nodes.size()) {
@@ -216,7 +219,7 @@ public:
         C.Bound |= !V.Freq.OnceWhy.empty();
         continue;
       }
-      std::optional<double> T = tripOf(V.Loop, Ctx, Params);
+      std::optional<double> T = tripOf(V.Loop, Ctx, Trips, Params);
       if (!T)
         return std::nullopt;
       C.N *= *T * V.Freq.PerIteration;
@@ -338,6 +341,7 @@ private:
   enum Visit : uint8_t { Unvisited, InProgress, Done };
   const RegionModel &Regions;
   ASTContext &Ctx;
+  const TripHints *Trips;
   const std::vector<FunctionNode> &Nodes;
   std::vector<std::vector<std::pair<unsigned, unsigned>>> Callers;
   std::vector<Visit> State, RegionState;
@@ -356,7 +360,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
   for (const Finding &F : Findings)
     if (F.RuleId == "seam-graph-break" && F.SiteIndex >= 0)
       BreakCalls.insert(Sites[F.SiteIndex].Call);
-  OpModel Ops(Ctx, Api, BreakCalls, Opts.Hints);
+  OpModel Ops(Ctx, Api, BreakCalls, Opts.Hints, &Opts.Trips);
   std::map<const FunctionDecl *, RegionShape> Shapes;
   auto RegionOf = [&](const FunctionDecl *Root) -> const RegionShape & {
     auto It = Shapes.find(Root);
@@ -451,7 +455,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
   };
   const std::string Tag = "(profile " + P.Name + ")";
 
-  ProgramRuns Runs(Regions, Ctx);
+  ProgramRuns Runs(Regions, Ctx, &Opts.Trips);
   std::map<const FunctionDecl *, SummaryRow> RegionRows;
   std::map<const LoopInfo *, SummaryRow> LoopRows;
   auto RegionRow = [&](const SiteContext &C) -> SummaryRow & {
@@ -583,7 +587,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       // their own: per iteration, trip count unknown.
       bool Iterated = !C.HotPath.empty() &&
                       C.HotPath.front().What == PathStep::Loop && Loops.empty();
-      Executions X = executionsOf(Loops, C.PerCall, Ctx);
+      Executions X = executionsOf(Loops, C.PerCall, Ctx, &Opts.Trips);
       Repeats = X.Repeats || Iterated || !Loops.empty();
       E.ExecutionsPerIteration =
           X.Innermost.OncePerLoop ? 0 : X.Innermost.PerIteration;
@@ -617,7 +621,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
       if (OuterIdx < C.LocalLoops.size()) {
         const LoopVisit &Outer = C.LocalLoops[OuterIdx];
         SummaryRow &Row = LoopRows[Outer.Loop];
-        std::optional<double> OuterTrips = tripOf(Outer.Loop, Ctx);
+        std::optional<double> OuterTrips = tripOf(Outer.Loop, Ctx, &Opts.Trips);
         if (Row.Kind.empty()) {
           Row.Kind = "loop";
           Row.Name = F.Function;
@@ -631,7 +635,8 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
         for (size_t I = 0; I < OuterIdx; ++I) {
           const LoopVisit &V = C.LocalLoops[I];
           if (!V.Freq.OncePerLoop)
-            PerOuter *= tripOf(V.Loop, Ctx).value_or(1) * V.Freq.PerIteration;
+            PerOuter *= tripOf(V.Loop, Ctx, &Opts.Trips).value_or(1) *
+                        V.Freq.PerIteration;
         }
         PerOuter *= Outer.Freq.PerIteration;
         Row.MicrosPerExecution += PerOuter;

@@ -20,6 +20,8 @@ namespace seam {
 struct CostOptions {
   DeviceProfile Profile;
   ShapeHints Hints;
+  /// --trips / Trips: loop bounds read from these names have these values.
+  TripHints Trips;
   /// A summary row for every compiled region, not only those with a
   /// finding (seam validate compares them all).
   bool AllRegionRows = false;

@@ -41,7 +41,8 @@ static const Expr *strip(const Expr *E) {
 }
 
 static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx,
-                                       const ParamValues *Params = nullptr) {
+                                       const ParamValues *Params = nullptr,
+                                       const TripHints *Trips = nullptr) {
   if (!E || E->isValueDependent())
     return std::nullopt;
   Expr::EvalResult R;
@@ -52,11 +53,44 @@ static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx,
       if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl()))
         if (auto It = Params->find(PV); It != Params->end())
           return It->second;
+  // --trips: a bound read from a variable, parameter or member by name.
+  if (Trips) {
+    const Expr *S = E->IgnoreParenImpCasts();
+    const NamedDecl *D = nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      D = DRE->getDecl();
+    else if (const auto *ME = dyn_cast<MemberExpr>(S))
+      D = ME->getMemberDecl();
+    else if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S);
+             MC && MC->getNumArgs() == 0) // cfg.steps(), v.size()
+      D = MC->getMethodDecl();
+    if (D && D->getIdentifier())
+      if (auto It = Trips->find(D->getName().str()); It != Trips->end())
+        return It->second;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> parseTripHint(llvm::StringRef Text,
+                                         TripHints &Hints) {
+  auto [Name, Value] = Text.split('=');
+  Name = Name.trim();
+  int64_t N;
+  if (Name.empty() || !llvm::all_of(Name, [](char C) {
+        return llvm::isAlnum(C) || C == '_';
+      }) || llvm::isDigit(Name.front()))
+    return std::string("expected NAME=COUNT with NAME a variable, parameter "
+                       "or member, e.g. num_steps=1000");
+  if (Value.trim().getAsInteger(10, N) || N < 0)
+    return std::string("expected a whole number of iterations after '=', "
+                       "e.g. num_steps=1000");
+  Hints[Name.str()] = N;
   return std::nullopt;
 }
 
 std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
-                                        const ParamValues *Params) {
+                                        const ParamValues *Params,
+                                        const TripHints *Trips) {
   if (const auto *For = dyn_cast<ForStmt>(Loop)) {
     // for (T i = A; i < B; ++i / i++ / i += C)
     const VarDecl *IV = nullptr;
@@ -64,7 +98,7 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
     if (const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
         DS && DS->isSingleDecl())
       if ((IV = dyn_cast<VarDecl>(DS->getSingleDecl())))
-        Start = intValue(IV->getInit(), Ctx, Params);
+        Start = intValue(IV->getInit(), Ctx, Params, Trips);
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(
         For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
     if (!IV || !Start || !Cond)
@@ -76,9 +110,9 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
     std::optional<int64_t> End;
     BinaryOperatorKind Op = Cond->getOpcode();
     if (IsIV(Cond->getLHS())) {
-      End = intValue(Cond->getRHS(), Ctx, Params);
+      End = intValue(Cond->getRHS(), Ctx, Params, Trips);
     } else if (IsIV(Cond->getRHS())) {
-      End = intValue(Cond->getLHS(), Ctx, Params);
+      End = intValue(Cond->getLHS(), Ctx, Params, Trips);
       Op = Op == BO_GT   ? BO_LT
            : Op == BO_GE ? BO_LE
            : Op == BO_LT ? BO_GT
@@ -124,11 +158,11 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
       const FunctionDecl *FD = CE->getDirectCallee();
       if (FD && FD->getIdentifier() && FD->getName() == "irange") {
         if (CE->getNumArgs() == 1)
-          if (auto N = intValue(CE->getArg(0), Ctx))
+          if (auto N = intValue(CE->getArg(0), Ctx, Params, Trips))
             return static_cast<double>(std::max<int64_t>(*N, 0));
         if (CE->getNumArgs() == 2) {
-          auto A = intValue(CE->getArg(0), Ctx),
-               B = intValue(CE->getArg(1), Ctx);
+          auto A = intValue(CE->getArg(0), Ctx, Params, Trips),
+               B = intValue(CE->getArg(1), Ctx, Params, Trips);
           if (A && B)
             return std::max(static_cast<double>(*B) - static_cast<double>(*A),
                             0.0);
@@ -137,6 +171,25 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
     }
     if (const auto *IL = dyn_cast_or_null<InitListExpr>(Init))
       return static_cast<double>(IL->getNumInits());
+    // --trips: the range itself is hinted (`for (auto &b : *loader)` with
+    // loader=469).
+    if (Trips) {
+      const Expr *R = Init;
+      if (const auto *U = dyn_cast_or_null<UnaryOperator>(R);
+          U && U->getOpcode() == UO_Deref)
+        R = strip(U->getSubExpr());
+      if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(R);
+          Op && Op->getOperator() == OO_Star && Op->getNumArgs() == 1)
+        R = strip(Op->getArg(0)); // *loader through a smart pointer
+      const NamedDecl *D = nullptr;
+      if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(R))
+        D = DRE->getDecl();
+      else if (const auto *ME = dyn_cast_or_null<MemberExpr>(R))
+        D = ME->getMemberDecl();
+      if (D && D->getIdentifier())
+        if (auto It = Trips->find(D->getName().str()); It != Trips->end())
+          return static_cast<double>(std::max<int64_t>(It->second, 0));
+    }
     if (const auto *AT =
             Ctx.getAsConstantArrayType(Range->getRangeInit()->getType()))
       return static_cast<double>(AT->getSize().getZExtValue());
@@ -311,7 +364,7 @@ void OpModel::collect(const Stmt *S, double Mult, bool PerIter,
     return;
   if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
       isa<CXXForRangeStmt>(S)) {
-    std::optional<double> Trip = constantTripCount(S, Ctx);
+    std::optional<double> Trip = constantTripCount(S, Ctx, nullptr, Trips);
     double Inner = Mult * Trip.value_or(1);
     bool InnerPerIter = PerIter || !Trip;
     if (const auto *For = dyn_cast<ForStmt>(S)) {

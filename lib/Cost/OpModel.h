@@ -45,19 +45,30 @@ parseShapeHint(llvm::StringRef Text, const ApiModel &Api, ShapeHints &Hints);
 /// Values of a function's parameters at one call (the constant arguments).
 using ParamValues = llvm::DenseMap<const clang::ParmVarDecl *, int64_t>;
 
+/// --trips hints: the name of a variable, parameter or member that a loop
+/// bound reads (`i < num_steps`, `i < cfg.epochs`) -> its value.
+using TripHints = std::map<std::string, int64_t>;
+
+/// Parses "num_steps=1000" into \p Hints; returns an error message.
+std::optional<std::string> parseTripHint(llvm::StringRef Text,
+                                         TripHints &Hints);
+
 /// Trip count of a loop with constant bounds (`for (int i = 0; i < 100;
 /// ++i)`, `c10::irange(8)`, counting down too); nullopt otherwise. With
-/// \p Params, a bound that is one of those parameters counts as its value.
+/// \p Params, a bound that is one of those parameters counts as its value;
+/// with \p Trips, one that names a hinted variable or member.
 std::optional<double> constantTripCount(const clang::Stmt *Loop,
                                         clang::ASTContext &Ctx,
-                                        const ParamValues *Params = nullptr);
+                                        const ParamValues *Params = nullptr,
+                                        const TripHints *Trips = nullptr);
 
 class OpModel {
 public:
   OpModel(clang::ASTContext &Ctx, const ApiModel &Api,
           llvm::DenseSet<const clang::CallExpr *> Breaks,
-          const ShapeHints &Hints)
-      : Ctx(Ctx), Api(Api), Breaks(std::move(Breaks)), Hints(Hints) {}
+          const ShapeHints &Hints, const TripHints *Trips = nullptr)
+      : Ctx(Ctx), Api(Api), Breaks(std::move(Breaks)), Hints(Hints),
+        Trips(Trips) {}
 
   /// The ops and breaks of \p FD with its helpers inlined.
   const std::vector<OpEvent> &sequence(const clang::FunctionDecl *FD);
@@ -79,6 +90,7 @@ private:
   const ApiModel &Api;
   llvm::DenseSet<const clang::CallExpr *> Breaks;
   const ShapeHints &Hints;
+  const TripHints *Trips;
   std::map<const clang::FunctionDecl *, std::vector<OpEvent>> Cache;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
 };

@@ -137,6 +137,8 @@ static FileConfig effectiveConfig(const FileConfig &C,
                    Opts.Analysis.Regions.RegionGlobs.end());
   for (const std::string &S : Opts.Shapes)
     E.Shapes[S.substr(0, S.find('='))] = S.substr(S.find('=') + 1);
+  for (const std::string &S : Opts.Trips)
+    E.Trips[S.substr(0, S.find('='))] = S.substr(S.find('=') + 1);
   E.Rules.insert(E.Rules.begin(), Opts.RulePacks.begin(), Opts.RulePacks.end());
   return E;
 }
@@ -313,6 +315,12 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
         errorLine("invalid --shape '" + S + "': " + *Err);
         return 2;
       }
+    TripHints CmdTrips;
+    for (const std::string &S : Opts.Trips)
+      if (auto Err = parseTripHint(S, CmdTrips)) {
+        errorLine("invalid --trips '" + S + "': " + *Err);
+        return 2;
+      }
   }
   std::optional<llvm::Regex> CmdHeader, CmdExclude;
   for (auto [Opt, Into, Name] :
@@ -438,6 +446,11 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
           Bad(C->path() + ": invalid region pattern '" + G +
               "': " + llvm::toString(E.takeError()));
       ApiModel Api(*J.Pack);
+      for (auto &[Name, Count] : Eff.Trips)
+        if (auto E = parseTripHint(Name + "=" + Count, J.Cost.Trips);
+            E && !J.Error)
+          Bad(C->path() + ": invalid Trips entry '" + Name + ": " + Count +
+              "': " + *E);
       for (const std::string &S : Eff.shapeHints())
         if (auto E = parseShapeHint(S, Api, J.Cost.Hints); E && !J.Error)
           Bad(C->path() + ": invalid shape '" + S + "': " + *E);

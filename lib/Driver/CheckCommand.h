@@ -38,6 +38,7 @@ struct CheckOptions {
   /// --default-residency: "device" or "host" (beats .seam.yaml).
   std::optional<std::string> DefaultResidency;
   std::vector<std::string> Shapes; ///< --shape NAME=DIMS[:DTYPE]
+  std::vector<std::string> Trips;  ///< --trips NAME=COUNT
   bool Summary = false;            ///< --summary
   /// Summary rows for regions without findings too (seam validate).
   bool AllRegionRows = false;

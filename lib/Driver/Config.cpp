@@ -18,7 +18,7 @@ struct RawConfig {
   std::optional<std::string> Checks, WarningsAsErrors, HeaderFilterRegex,
       Profile, DefaultResidency;
   std::optional<std::vector<std::string>> Regions, OldRegions, Rules;
-  std::optional<std::map<std::string, std::string>> Shapes, OldShapes;
+  std::optional<std::map<std::string, std::string>> Shapes, OldShapes, Trips;
   std::optional<bool> InheritParentConfig;
 };
 
@@ -44,6 +44,7 @@ template <> struct MappingTraits<RawConfig> {
     IO.mapOptional("HeaderFilterRegex", C.HeaderFilterRegex);
     IO.mapOptional("Regions", C.Regions);
     IO.mapOptional("Shapes", C.Shapes);
+    IO.mapOptional("Trips", C.Trips);
     IO.mapOptional("Profile", C.Profile);
     IO.mapOptional("Rules", C.Rules);
     IO.mapOptional("DefaultResidency", C.DefaultResidency);
@@ -58,7 +59,8 @@ template <> struct MappingTraits<RawConfig> {
 namespace seam {
 
 static const char *const KnownKeys =
-    "Checks, WarningsAsErrors, HeaderFilterRegex, Regions, Shapes, Profile, "
+    "Checks, WarningsAsErrors, HeaderFilterRegex, Regions, Shapes, Trips, "
+    "Profile, "
     "Rules, DefaultResidency, InheritParentConfig";
 
 std::vector<std::string> FileConfig::shapeHints() const {
@@ -87,6 +89,8 @@ void FileConfig::inherit(const FileConfig &Child) {
   Regions.insert(Regions.end(), Child.Regions.begin(), Child.Regions.end());
   for (auto &[Name, Dims] : Child.Shapes)
     Shapes[Name] = Dims;
+  for (auto &[Name, Count] : Child.Trips)
+    Trips[Name] = Count;
   Rules.insert(Rules.end(), Child.Rules.begin(), Child.Rules.end());
   Sources.insert(Sources.end(), Child.Sources.begin(), Child.Sources.end());
   InheritParentConfig = Child.InheritParentConfig;
@@ -167,6 +171,8 @@ static llvm::Expected<FileConfig> parseConfigHere(llvm::StringRef Text,
     C.Regions = Raw.Regions ? *Raw.Regions : *Raw.OldRegions;
   if (Raw.Shapes || Raw.OldShapes)
     C.Shapes = Raw.Shapes ? *Raw.Shapes : *Raw.OldShapes;
+  if (Raw.Trips)
+    C.Trips = *Raw.Trips;
   llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
   if (Raw.Rules)
     for (const std::string &R : *Raw.Rules) {
@@ -193,6 +199,8 @@ void dumpConfig(llvm::raw_ostream &OS, const FileConfig &C) {
     Raw.Regions = C.Regions;
   if (!C.Shapes.empty())
     Raw.Shapes = C.Shapes;
+  if (!C.Trips.empty())
+    Raw.Trips = C.Trips;
   if (!C.Rules.empty())
     Raw.Rules = C.Rules;
   for (const std::string &S : C.Sources)

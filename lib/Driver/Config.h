@@ -36,6 +36,7 @@ struct FileConfig {
   std::optional<std::string> Checks, WarningsAsErrors, HeaderFilterRegex;
   std::vector<std::string> Regions;
   std::map<std::string, std::string> Shapes; ///< name -> DIMS[:DTYPE]
+  std::map<std::string, std::string> Trips;  ///< name -> trip count
   std::optional<std::string> Profile;
   /// Where a tensor whose origin is not visible is taken to live: "device"
   /// (the default) or "host" (a CPU-only program).

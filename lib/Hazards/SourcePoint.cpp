@@ -44,7 +44,18 @@ SourcePoint makePoint(const SourceManager &SM, const LangOptions &LO,
   P.File = absolutePath(SM, *FE);
   P.Line = SM.getSpellingLineNumber(F);
   P.Column = SM.getSpellingColumnNumber(F);
-  P.LineText = lineAt(SM, F).str();
+  // At most 4 KiB of the line (kept at a UTF-8 boundary): every result and
+  // note on a generated or minified line carries it, and N results on a
+  // line that grows with N would cost N^2 bytes in reports and the cache.
+  llvm::StringRef Line = lineAt(SM, F);
+  constexpr size_t MaxLineText = 4096;
+  if (Line.size() > MaxLineText) {
+    size_t Cut = MaxLineText;
+    while (Cut > 0 && (static_cast<unsigned char>(Line[Cut]) & 0xC0) == 0x80)
+      --Cut;
+    Line = Line.take_front(Cut);
+  }
+  P.LineText = Line.str();
   unsigned TokLen = Lexer::MeasureTokenLength(F, SM, LO);
   P.EndLine = P.Line;
   P.EndColumn = P.Column + std::max(TokLen, 1u);

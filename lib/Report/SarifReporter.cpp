@@ -61,7 +61,8 @@ unsigned utf16Column(llvm::StringRef Line, unsigned ByteCol) {
     Units += Len == 4 ? 2 : 1;
     I += Len;
   }
-  if (ByteCol - 1 > Line.size()) // past the text: count the rest as bytes
+  // Past the text (a line cut at 4 KiB, SourcePoint.cpp): the rest as bytes.
+  if (ByteCol - 1 > Line.size())
     Units += ByteCol - 1 - Line.size();
   return Units;
 }

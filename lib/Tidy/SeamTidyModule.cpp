@@ -16,6 +16,7 @@
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
 
 #include <cstdlib>
@@ -76,6 +77,14 @@ struct SharedAnalysis {
         return;
       }
       Cost = CostOptions{std::move(*Prof), {}};
+      llvm::SmallVector<llvm::StringRef, 4> Globs;
+      llvm::StringRef(S.Regions).split(Globs, ';', -1, false);
+      for (llvm::StringRef G : Globs)
+        if (auto E = llvm::GlobPattern::create(G.trim()); !E) {
+          Error = "invalid region pattern '" + G.trim().str() +
+                  "' (from Regions): " + llvm::toString(E.takeError());
+          return;
+        }
     }
     if (Ctx == &C || !Error.empty())
       return;
@@ -124,8 +133,10 @@ public:
   void check(const MatchFinder::MatchResult &Result) override {
     SharedAnalysis &A = shared();
     A.ensure(*Result.Context, S);
+    // A configuration that analyzes nothing is an error (clang-tidy then
+    // exits non-zero), not a warning a CI job would pass with.
     if (!A.Error.empty()) {
-      configurationDiag("%0") << A.Error;
+      configurationDiag("%0", DiagnosticIDs::Error) << A.Error;
       return;
     }
     SourceManager &SM = *Result.SourceManager;
