@@ -3,6 +3,7 @@
 #include "Support/InputFile.h"
 
 #include "Driver/Output.h"
+#include "Report/Reporters.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -189,10 +190,9 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
                      return Key(A) < Key(B);
                    });
   // GitHub keeps 5,000 results a run: the lowest-ranked go, as in check.
-  constexpr size_t MaxResults = 5000;
-  if (Results.size() > MaxResults) {
-    size_t Cut = Results.size() - MaxResults;
-    Results.erase(Results.begin() + MaxResults, Results.end());
+  if (Results.size() > MaxSarifResults) {
+    size_t Cut = Results.size() - MaxSarifResults;
+    Results.erase(Results.begin() + MaxSarifResults, Results.end());
     llvm::erase_if(Notifications, [](const nlohmann::json &N) {
       return N.is_object() && N.contains("descriptor") &&
              N["descriptor"].value("id", "") == "seam-results-cut";
@@ -200,11 +200,7 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
     Notifications.push_back(
         {{"level", "warning"},
          {"message",
-          {{"text", std::to_string(Cut) +
-                        " lower-ranked results were left out: GitHub code "
-                        "scanning shows at most " +
-                        std::to_string(MaxResults) +
-                        " per run; the JSON format has them all"}}},
+          {{"text", sarifCutMessage(Cut)}}},
          {"descriptor", {{"id", "seam-results-cut"}}}});
   }
   nlohmann::json Invocation = {{"executionSuccessful", Success}};

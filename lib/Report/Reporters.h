@@ -56,6 +56,12 @@ bool isWebUri(llvm::StringRef Uri);
 /// The page itself, embedded at build time ("" when it has none).
 llvm::StringRef ruleDocMarkdown(llvm::StringRef Id);
 
+/// GitHub code scanning keeps this many results of a SARIF run; seam check
+/// and seam merge keep the highest-ranked ones.
+constexpr size_t MaxSarifResults = 5000;
+/// The notification text when \p Cut results were left out for that cap.
+std::string sarifCutMessage(size_t Cut);
+
 void writeText(llvm::raw_ostream &OS, const Report &R, bool Color);
 
 /// Prints results as clang prints diagnostics (clang::TextDiagnostic:

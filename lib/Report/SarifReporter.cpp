@@ -110,7 +110,6 @@ std::string linkLabel(const PathNote &N) {
 } // namespace
 
 /// GitHub shows at most this many results of a run.
-static constexpr size_t MaxSarifResults = 5000;
 
 void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   const std::string &Base = R.SourceRoot;
@@ -250,12 +249,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
     Notifications.push_back(
         {{"level", "warning"},
          {"message",
-          {{"text", std::to_string(Cut) +
-                        " lower-ranked results were left "
-                        "out: GitHub code scanning shows at most " +
-                        std::to_string(MaxSarifResults) +
-                        " per run; the JSON "
-                        "format has them all"}}},
+          {{"text", sarifCutMessage(Cut)}}},
          {"descriptor", {{"id", "seam-results-cut"}}}});
   nlohmann::json Invocation = {{"executionSuccessful", R.Errors.empty()}};
   if (!Notifications.empty())
@@ -301,6 +295,14 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   // Paths and source text need not be UTF-8: invalid bytes become U+FFFD.
   OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
      << "\n";
+}
+
+std::string sarifCutMessage(size_t Cut) {
+  return std::to_string(Cut) +
+         " lower-ranked results were left out: GitHub code scanning shows "
+         "at most " +
+         std::to_string(MaxSarifResults) + " per run; the JSON format has "
+                                           "them all";
 }
 
 } // namespace seam

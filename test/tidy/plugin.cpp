@@ -4,6 +4,14 @@
 // RUN: %clang_tidy_seam -checks='-*,seam-host-sync' %s -- %mock 2>&1 | FileCheck %s --check-prefix=ONLY --implicit-check-not='[seam-'
 // RUN: not %clang_tidy_seam -checks='-*,seam-*' -config="{CheckOptions: {seam-graph-break.Regions: 'plain', seam-host-sync.Regions: 'plain', seam-capture-sync.Regions: 'plain'}}" %s -- %mock 2>&1 | FileCheck %s --check-prefix=REGION
 // RUN: %clang_tidy_seam -checks='-*,seam-*' -dump-config %s -- %mock | FileCheck %s --check-prefix=CONFIG
+// A configuration that analyzes nothing is an error and clang-tidy exits
+// non-zero (a CI job must not pass without analysis).
+// RUN: not %clang_tidy_seam -checks='-*,seam-host-sync' -config="{CheckOptions: {seam-host-sync.Profile: nosuch}}" %s -- %mock 2>&1 | FileCheck %s --check-prefix=BAD-PROFILE
+// BAD-PROFILE: error: invalid profile: unknown profile 'nosuch'{{.*}} [clang-tidy-config]
+// RUN: not %clang_tidy_seam -checks='-*,seam-host-sync' -config="{CheckOptions: {seam-host-sync.RulesDir: /nonexistent}}" %s -- %mock 2>&1 | FileCheck %s --check-prefix=BAD-RULES
+// BAD-RULES: error: invalid rule pack: cannot read '/nonexistent/libtorch.json'{{.*}} [clang-tidy-config]
+// RUN: not %clang_tidy_seam -checks='-*,seam-host-sync' -config="{CheckOptions: {seam-host-sync.Regions: '['}}" %s -- %mock 2>&1 | FileCheck %s --check-prefix=BAD-GLOB
+// BAD-GLOB: error: invalid region pattern '[' (from Regions): {{.*}} [clang-tidy-config]
 #include <ATen/cuda/CUDAGraph.h>
 #include <torch/torch.h>
 
