@@ -43,7 +43,7 @@ if(TARGET seam::tidy)
   message(STATUS "seam::tidy found")
 endif()
 CMAKE
-cmake -S "$work/consumer" -B "$work/consumer/build" \
+cmake -S "$work/consumer" -B "$work/consumer/build" -G Ninja \
   -DCMAKE_PREFIX_PATH="$root/usr" > "$work/consumer.log" 2>&1 \
   || { cat "$work/consumer.log"; exit 1; }
 grep -q "seam::seam is $root/usr/bin/seam" "$work/consumer.log" \
