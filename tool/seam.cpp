@@ -90,9 +90,8 @@ int main(int Argc, char **Argv) {
   bool CoutFailed = !std::cout.good();
   llvm::outs().flush();
   if (llvm::outs().has_error() || CoutFailed) {
-    std::string Why = llvm::outs().has_error()
-                          ? llvm::outs().error().message()
-                          : std::string("write error");
+    std::string Why = llvm::outs().has_error() ? llvm::outs().error().message()
+                                               : std::string("write error");
     llvm::outs().clear_error();
     llvm::errs() << "seam: error: cannot write to standard output: " << Why
                  << "\n";

@@ -189,12 +189,11 @@ public:
         // body not parsed), `f(x)` resolves to g through the holder and
         // through compile(...) both.
         if (!Calls[C].Through.empty() &&
-            llvm::any_of(llvm::ArrayRef(Calls).take_front(C),
-                         [&](const CallSite &O) {
-                           return O.Site == Calls[C].Site &&
-                                  O.Callee == Calls[C].Callee &&
-                                  !O.IsLambdaDefinition;
-                         }))
+            llvm::any_of(
+                llvm::ArrayRef(Calls).take_front(C), [&](const CallSite &O) {
+                  return O.Site == Calls[C].Site &&
+                         O.Callee == Calls[C].Callee && !O.IsLambdaDefinition;
+                }))
           continue;
         Callers[Calls[C].Callee].push_back({I, C});
       }

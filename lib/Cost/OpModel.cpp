@@ -76,9 +76,10 @@ std::optional<std::string> parseTripHint(llvm::StringRef Text,
   auto [Name, Value] = Text.split('=');
   Name = Name.trim();
   int64_t N;
-  if (Name.empty() || !llvm::all_of(Name, [](char C) {
-        return llvm::isAlnum(C) || C == '_';
-      }) || llvm::isDigit(Name.front()))
+  if (Name.empty() ||
+      !llvm::all_of(Name,
+                    [](char C) { return llvm::isAlnum(C) || C == '_'; }) ||
+      llvm::isDigit(Name.front()))
     return std::string("expected NAME=COUNT with NAME a variable, parameter "
                        "or member, e.g. num_steps=1000");
   if (Value.trim().getAsInteger(10, N) || N < 0)

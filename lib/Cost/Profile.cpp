@@ -24,8 +24,7 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
   P.Path = Path.str();
   for (auto It = J.begin(); It != J.end(); ++It)
     if (It.key() != "name" && It.key() != "device" &&
-        It.key() != "parameters" && It.key() != "notes" &&
-        It.key() != "host")
+        It.key() != "parameters" && It.key() != "notes" && It.key() != "host")
       return fail(Path, "'" + It.key() +
                             "': unknown key (expected name, device, "
                             "parameters, notes, host)");

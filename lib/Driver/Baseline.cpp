@@ -8,8 +8,8 @@
 #include "llvm/Support/xxhash.h"
 #include <algorithm>
 #include <ctime>
-#include <tuple>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 namespace seam {
 

@@ -23,7 +23,8 @@ static nlohmann::json hostDescription(std::vector<std::string> &Warnings) {
   nlohmann::json H = nlohmann::json::object();
   std::ifstream CpuInfo("/proc/cpuinfo");
   for (std::string Line; std::getline(CpuInfo, Line);)
-    if (Line.rfind("model name", 0) == 0 && Line.find(':') != std::string::npos) {
+    if (Line.rfind("model name", 0) == 0 &&
+        Line.find(':') != std::string::npos) {
       H["cpu"] = Line.substr(Line.find(':') + 2);
       break;
     }
@@ -90,9 +91,10 @@ int runCalibrate(const CalibrateOptions &Opts) {
   for (const std::string &W : Warnings)
     llvm::errs() << "seam: warning: " << W << "\n";
 
-  if (std::optional<std::string> E = writeOutput(
-          Opts.OutputPath,
-          [&](llvm::raw_ostream &OS) { OS << J.dump(2) << "\n"; })) {
+  if (std::optional<std::string> E =
+          writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {
+            OS << J.dump(2) << "\n";
+          })) {
     llvm::errs() << "seam: error: " << *E << "\n";
     return 2;
   }

@@ -1151,8 +1151,8 @@ int runCheck(const CheckOptions &Opts) {
   if (Code)
     return Code;
   // The headers the parses read are known only now; nothing was written.
-  if (!CheckOutput(std::vector<std::string>(Inputs.Read.begin(),
-                                            Inputs.Read.end())))
+  if (!CheckOutput(
+          std::vector<std::string>(Inputs.Read.begin(), Inputs.Read.end())))
     return 2;
   for (const std::string &N : R.Notes)
     llvm::errs() << "seam: note: " << N << "\n";

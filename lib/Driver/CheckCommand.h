@@ -33,8 +33,8 @@ struct CheckOptions {
   std::string OutputPath;                       ///< "" = stdout
   std::optional<Level> FailOn = Level::Warning; ///< nullopt = never fail
   enum class ColorMode { Auto, Always, Never } Color = ColorMode::Auto;
-  std::string Profile = "h100";    ///< --profile: bundled name or path
-  bool ProfileGiven = false;       ///< --profile was given (beats .seam.yaml)
+  std::string Profile = "h100"; ///< --profile: bundled name or path
+  bool ProfileGiven = false;    ///< --profile was given (beats .seam.yaml)
   /// --default-residency: "device" or "host" (beats .seam.yaml).
   std::optional<std::string> DefaultResidency;
   std::vector<std::string> Shapes; ///< --shape NAME=DIMS[:DTYPE]
@@ -86,9 +86,9 @@ struct RunInputs {
 /// 2 for a configuration error (already reported), else 0; \p InputError
 /// tells whether some input could not be analyzed. \p BeforeParse runs
 /// after configuration is validated, with the inputs known then, and may
-/// veto the run; \p Inputs, when given, receives every file the run read. \p OnFile, when
-/// given, receives each file's results in the order of the files, as soon
-/// as that file and every one before it are done.
+/// veto the run; \p Inputs, when given, receives every file the run read. \p
+/// OnFile, when given, receives each file's results in the order of the files,
+/// as soon as that file and every one before it are done.
 int analyze(
     const CheckOptions &Opts, Report &R, bool &InputError,
     const std::function<bool(const RunInputs &)> &BeforeParse = nullptr,

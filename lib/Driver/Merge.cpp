@@ -8,9 +8,9 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 
@@ -143,9 +143,8 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
       if (Run.contains("properties")) {
         const nlohmann::json &P = Run["properties"];
         auto Count = [&](const char *Key) -> int64_t {
-          return P.contains(Key) && P[Key].is_number()
-                     ? P[Key].get<int64_t>()
-                     : 0;
+          return P.contains(Key) && P[Key].is_number() ? P[Key].get<int64_t>()
+                                                       : 0;
         };
         Incomplete += Count("incompleteFunctions");
         Baselined += Count("baselined");
@@ -181,8 +180,7 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
         Col = P["region"].value("startColumn", int64_t(0));
       }
     }
-    return std::make_tuple(-Level, -Rank, Uri, Line, Col,
-                           R.value("ruleId", ""),
+    return std::make_tuple(-Level, -Rank, Uri, Line, Col, R.value("ruleId", ""),
                            R["message"].value("text", ""));
   };
   std::stable_sort(Results.begin(), Results.end(),
@@ -197,11 +195,9 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
       return N.is_object() && N.contains("descriptor") &&
              N["descriptor"].value("id", "") == "seam-results-cut";
     });
-    Notifications.push_back(
-        {{"level", "warning"},
-         {"message",
-          {{"text", sarifCutMessage(Cut)}}},
-         {"descriptor", {{"id", "seam-results-cut"}}}});
+    Notifications.push_back({{"level", "warning"},
+                             {"message", {{"text", sarifCutMessage(Cut)}}},
+                             {"descriptor", {{"id", "seam-results-cut"}}}});
   }
   nlohmann::json Invocation = {{"executionSuccessful", Success}};
   if (!Notifications.empty())

@@ -203,14 +203,13 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
         errorLine(*Bad);
         return 2;
       }
-      ParseResult R = parseFile(commandsFor(**DB, File), Opts.Frontend,
-                                File, [&](ASTContext &Ctx) {
-                                  Api.forgetAST();
-                                  Matcher M(Api, FirstRule, Triggers, Names,
-                                            Types, Classes);
-                                  M.SMPtr = &Ctx.getSourceManager();
-                                  M.TraverseAST(Ctx);
-                                });
+      ParseResult R = parseFile(
+          commandsFor(**DB, File), Opts.Frontend, File, [&](ASTContext &Ctx) {
+            Api.forgetAST();
+            Matcher M(Api, FirstRule, Triggers, Names, Types, Classes);
+            M.SMPtr = &Ctx.getSourceManager();
+            M.TraverseAST(Ctx);
+          });
       if (!R.Ok) {
         errorLine(R.Error);
         return 2;

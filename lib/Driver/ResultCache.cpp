@@ -386,15 +386,13 @@ bool ResultCache::unchanged(const std::vector<PreambleInput> &Inputs) {
   return true;
 }
 
-
 std::vector<PreambleInput> ResultCache::inputs(const clang::SourceManager &SM,
                                                bool SystemOnly) {
   std::vector<PreambleInput> Out;
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const clang::SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
-    if (!E.isFile() ||
-        (SystemOnly &&
-         !clang::SrcMgr::isSystem(E.getFile().getFileCharacteristic())))
+    if (!E.isFile() || (SystemOnly && !clang::SrcMgr::isSystem(
+                                          E.getFile().getFileCharacteristic())))
       continue;
     const clang::SrcMgr::ContentCache &C = E.getFile().getContentCache();
     if (!C.OrigEntry)
@@ -441,7 +439,8 @@ ResultCache::lookupPreamble(const std::string &Key, std::string &Note) {
         return std::nullopt;
     // The PCH itself, as committed: bit rot or a bad cache restore keeps
     // its size and time, and clang may crash on what it then reads.
-    if (!J.contains("pch") || hashFile(P.Pch) != J.at("pch").get<std::string>()) {
+    if (!J.contains("pch") ||
+        hashFile(P.Pch) != J.at("pch").get<std::string>()) {
       Note = "ignoring the cached preamble '" + P.Pch +
              "': its contents changed since it was built; it is built again";
       llvm::sys::fs::remove(Manifest);
@@ -538,27 +537,23 @@ ResultCache::commitPreamble(const std::string &Key, const CachedPreamble &Built,
     }
     // A leftover that is stale, dropped or corrupt: replaced.
     if (std::error_code EC = llvm::sys::fs::rename(Built.Pch, Final))
-      return "cannot write the cached preamble in '" + D +
-             "': " + EC.message();
+      return "cannot write the cached preamble in '" + D + "': " + EC.message();
   }
   json Deps = json::array();
   for (const auto &[File, Hash] : Built.Deps)
     Deps.push_back({File, Hash});
   json In = toJson(Inputs);
-  json J = {{"version", EntryVersion},
-            {"key", Key},
-            {"pch", PchHash},
-            {"header", Built.Header},
-            {"deps", Deps},
-            {"inputs", In}};
+  json J = {{"version", EntryVersion}, {"key", Key},   {"pch", PchHash},
+            {"header", Built.Header},  {"deps", Deps}, {"inputs", In}};
   return writeAtomically(D + "/manifest.json", J.dump());
 }
 
 /// Whether \p Name is \p Digits lower-case hex digits, as the names of the
 /// cache's own files and folders are (ResultCache::hash).
 static bool isHexName(llvm::StringRef Name, size_t Digits) {
-  return Name.size() == Digits &&
-         llvm::all_of(Name, [](char C) { return llvm::isHexDigit(C) && !llvm::isUpper(C); });
+  return Name.size() == Digits && llvm::all_of(Name, [](char C) {
+           return llvm::isHexDigit(C) && !llvm::isUpper(C);
+         });
 }
 
 /// The files Seam writes in a preamble folder: anything else there is not
@@ -606,8 +601,8 @@ void ResultCache::evict() {
          It.increment(EC2)) {
       llvm::StringRef Name = path::filename(It->path());
       fs::file_status St;
-      if (!Name.ends_with(".json") ||
-          !isHexName(Name.drop_back(5), 16) || !Name.starts_with(Prefix) ||
+      if (!Name.ends_with(".json") || !isHexName(Name.drop_back(5), 16) ||
+          !Name.starts_with(Prefix) ||
           fs::status(It->path(), St, /*follow=*/false) ||
           !fs::is_regular_file(St))
         continue;

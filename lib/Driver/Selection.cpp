@@ -43,9 +43,8 @@ selectFiles(const clang::tooling::CompilationDatabase *DB,
   // One file once, however it is named: two spellings, or a symlink to it.
   auto Add = [&](const std::string &File) {
     llvm::SmallString<256> Real;
-    std::string Key = llvm::sys::fs::real_path(File, Real)
-                          ? normalized(File)
-                          : std::string(Real);
+    std::string Key = llvm::sys::fs::real_path(File, Real) ? normalized(File)
+                                                           : std::string(Real);
     if (Seen.insert(Key).second)
       Out.push_back(File);
   };

@@ -160,8 +160,8 @@ std::optional<std::string> writeTimeline(const std::string &TracePath,
     double T = T0 + (T1 - T0) * K / 5;
     const char *Anchor = K == 0 ? "start" : K == 5 ? "end" : "middle";
     OS << "<text x=\"" << num(X(T)) << "\" y=\"" << Height - 8
-       << "\" text-anchor=\"" << Anchor << "\" fill=\"#555\">+"
-       << num(T - T0) << " us</text>\n";
+       << "\" text-anchor=\"" << Anchor << "\" fill=\"#555\">+" << num(T - T0)
+       << " us</text>\n";
   }
   // The legend on a line of its own, left-aligned: it fits the width. Idle
   // is purple, a colour no span uses.

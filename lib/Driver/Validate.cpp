@@ -545,11 +545,9 @@ int runValidate(const ValidateOptions &Opts) {
     return Code;
   for (size_t I = 0; I < Outputs.size(); ++I)
     for (size_t J = I + 1; J < Outputs.size(); ++J)
-      if (!Outputs[I].second.empty() &&
-          Outputs[I].second == Outputs[J].second)
-        return fail(std::string(Outputs[I].first) + " and " +
-                    Outputs[J].first + " name the same file ('" +
-                    Outputs[I].second + "')");
+      if (!Outputs[I].second.empty() && Outputs[I].second == Outputs[J].second)
+        return fail(std::string(Outputs[I].first) + " and " + Outputs[J].first +
+                    " name the same file ('" + Outputs[I].second + "')");
 
   CheckOptions Check = Opts.Check;
   std::string ProfileSource = Check.Profile, ProfileNote;
@@ -701,8 +699,7 @@ int runValidate(const ValidateOptions &Opts) {
     return fail("the sources could not be analyzed (see above)");
   // The headers the sources include are known now, before -o and
   // --timeline are written.
-  Read.Declared.insert(Read.Declared.end(), Read.Read.begin(),
-                       Read.Read.end());
+  Read.Declared.insert(Read.Declared.end(), Read.Read.begin(), Read.Read.end());
   Outputs.erase(Outputs.begin() + 1); // --trace is the program's, written
   if (int Code = CheckOutputs(Read.Declared))
     return Code;

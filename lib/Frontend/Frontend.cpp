@@ -1,7 +1,7 @@
 //===- Frontend.cpp - Parse translation units with Clang LibTooling -------===//
 #include "Frontend/Frontend.h"
-#include "Support/InputFile.h"
 #include "Hazards/SourcePoint.h"
+#include "Support/InputFile.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -345,25 +345,43 @@ CommandLineArguments dropOutputFlags(const CommandLineArguments &Args) {
   // cc1 flags that name a file to write (the value separate, or joined
   // after '='), and cc1 actions or flags that write one of their own.
   static constexpr llvm::StringLiteral Cc1WithValue[] = {
-      "-o",         "-dependency-file",     "-dependency-dot",
-      "-MF",        "-MJ",                  "-header-include-file",
-      "-stats-file", "-diagnostic-log-file", "-serialize-diagnostic-file",
+      "-o",
+      "-dependency-file",
+      "-dependency-dot",
+      "-MF",
+      "-MJ",
+      "-header-include-file",
+      "-stats-file",
+      "-diagnostic-log-file",
+      "-serialize-diagnostic-file",
       "-opt-record-file"};
   static constexpr llvm::StringLiteral Cc1Alone[] = {
-      "-emit-pch",  "-emit-module", "-emit-module-interface", "-emit-obj",
-      "-emit-llvm", "-emit-llvm-bc", "-module-file-deps", "-ftime-trace",
-      "-save-temps"};
+      "-emit-pch",         "-emit-module", "-emit-module-interface",
+      "-emit-obj",         "-emit-llvm",   "-emit-llvm-bc",
+      "-module-file-deps", "-ftime-trace", "-save-temps"};
   // Driver flags that write a file: those with a separate value, then
   // those whose value is joined.
   static constexpr llvm::StringLiteral WithValue[] = {
-      "--serialize-diagnostics", "-serialize-diagnostics", "-MJ",
-      "-dependency-file", "-dependency-dot", "-foptimization-record-file",
+      "--serialize-diagnostics",
+      "-serialize-diagnostics",
+      "-MJ",
+      "-dependency-file",
+      "-dependency-dot",
+      "-foptimization-record-file",
       "-ftime-trace-file"};
   static constexpr llvm::StringLiteral Joined[] = {
-      "-MJ",           "-ftime-trace",         "-fsave-optimization-record",
-      "-foptimization-record-file=", "-save-temps", "-fcrash-diagnostics-dir",
-      "-fproc-stat-report", "-fstats-file",    "--serialize-diagnostics=",
-      "-dependency-file=", "-fmodules-cache-path", "-fmodule-output",
+      "-MJ",
+      "-ftime-trace",
+      "-fsave-optimization-record",
+      "-foptimization-record-file=",
+      "-save-temps",
+      "-fcrash-diagnostics-dir",
+      "-fproc-stat-report",
+      "-fstats-file",
+      "--serialize-diagnostics=",
+      "-dependency-file=",
+      "-fmodules-cache-path",
+      "-fmodule-output",
       "-ftime-report-json"};
   CommandLineArguments Out;
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -372,13 +390,14 @@ CommandLineArguments dropOutputFlags(const CommandLineArguments &Args) {
     if ((A == "-Xclang" || A == "-Xpreprocessor") && I + 1 < Args.size()) {
       llvm::StringRef V(Args[I + 1]);
       bool Valued = llvm::is_contained(Cc1WithValue, V);
-      bool Writes =
-          Valued || llvm::is_contained(Cc1Alone, V) ||
-          llvm::any_of(Cc1WithValue, [&](llvm::StringRef W) {
-            return V.starts_with(W) && V.size() > W.size() &&
-                   V[W.size()] == '=';
-          }) ||
-          V.starts_with("-ftime-trace=");
+      bool Writes = Valued || llvm::is_contained(Cc1Alone, V) ||
+                    llvm::any_of(Cc1WithValue,
+                                 [&](llvm::StringRef W) {
+                                   return V.starts_with(W) &&
+                                          V.size() > W.size() &&
+                                          V[W.size()] == '=';
+                                 }) ||
+                    V.starts_with("-ftime-trace=");
       if (!Writes) {
         Out.push_back(Args[I]);
         Out.push_back(Args[++I]);
@@ -398,9 +417,8 @@ CommandLineArguments dropOutputFlags(const CommandLineArguments &Args) {
       ++I;
       continue;
     }
-    if (llvm::any_of(Joined, [&](llvm::StringRef J) {
-          return A.starts_with(J);
-        }))
+    if (llvm::any_of(Joined,
+                     [&](llvm::StringRef J) { return A.starts_with(J); }))
       continue;
     Out.push_back(Args[I]);
   }

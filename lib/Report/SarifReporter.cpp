@@ -246,11 +246,9 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
                              {"message", {{"text", N}}},
                              {"descriptor", {{"id", "seam-baseline"}}}});
   if (Cut)
-    Notifications.push_back(
-        {{"level", "warning"},
-         {"message",
-          {{"text", sarifCutMessage(Cut)}}},
-         {"descriptor", {{"id", "seam-results-cut"}}}});
+    Notifications.push_back({{"level", "warning"},
+                             {"message", {{"text", sarifCutMessage(Cut)}}},
+                             {"descriptor", {{"id", "seam-results-cut"}}}});
   nlohmann::json Invocation = {{"executionSuccessful", R.Errors.empty()}};
   if (!Notifications.empty())
     Invocation["toolExecutionNotifications"] = Notifications;
@@ -286,8 +284,8 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   if (!Base.empty())
     Run["originalUriBaseIds"] = {
         {"%SRCROOT%",
-         {{"uri", "file://" + uriEscape(llvm::StringRef(Base).rtrim('/')) +
-                      "/"}}}};
+         {{"uri",
+           "file://" + uriEscape(llvm::StringRef(Base).rtrim('/')) + "/"}}}};
   nlohmann::json Doc = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
@@ -301,8 +299,9 @@ std::string sarifCutMessage(size_t Cut) {
   return std::to_string(Cut) +
          " lower-ranked results were left out: GitHub code scanning shows "
          "at most " +
-         std::to_string(MaxSarifResults) + " per run; the JSON format has "
-                                           "them all";
+         std::to_string(MaxSarifResults) +
+         " per run; the JSON format has "
+         "them all";
 }
 
 } // namespace seam

@@ -19,7 +19,8 @@ std::string inputFileProblem(llvm::StringRef Path, llvm::StringRef What,
            " is not a regular file (a device, FIFO or socket is not read)";
   if (St.getSize() > MaxBytes)
     return "'" + Path.str() + "'" + From + " is " +
-           std::to_string(St.getSize() >> 20) + " MiB; Seam reads such files of up to " +
+           std::to_string(St.getSize() >> 20) +
+           " MiB; Seam reads such files of up to " +
            std::to_string(MaxBytes >> 20) + " MiB";
   return "";
 }
