@@ -366,21 +366,26 @@ std::string ResultCache::preambleDir(const std::string &Key) const {
   return std::string(P);
 }
 
-int64_t ResultCache::modificationTime(llvm::StringRef Path) {
-  // clang's FileEntry keeps whole seconds; the file system, nanoseconds.
-  llvm::sys::fs::file_status St;
-  if (llvm::sys::fs::status(Path, St))
-    return 0;
+static int64_t nanoseconds(const llvm::sys::fs::file_status &St) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              St.getLastModificationTime().time_since_epoch())
       .count();
 }
 
+int64_t ResultCache::modificationTime(llvm::StringRef Path) {
+  // clang's FileEntry keeps whole seconds; the file system, nanoseconds.
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(Path, St))
+    return 0;
+  return nanoseconds(St);
+}
+
 bool ResultCache::unchanged(const std::vector<PreambleInput> &Inputs) {
+  // One stat a file: this runs over every header of every cached TU.
   for (const PreambleInput &In : Inputs) {
     llvm::sys::fs::file_status St;
     if (llvm::sys::fs::status(In.Path, St) || St.getSize() != In.Size ||
-        modificationTime(In.Path) != In.MTime)
+        nanoseconds(St) != In.MTime)
       return false;
   }
   return true;
