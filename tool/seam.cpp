@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include <CLI/CLI.hpp>
 #include <cstring>
 #include <iostream>
@@ -53,7 +54,7 @@ const char *const TidyLongOptions[] = {
     "config-file",      "dump-config",
     "list-checks",      "fix",
     "export-fixes",     "use-color",
-    "system-headers"};
+    "system-headers",   "format-style"};
 
 std::string tidySpelling(const std::string &Arg) {
   if (Arg.size() < 3 || Arg[0] != '-' || Arg[1] == '-')
@@ -85,6 +86,11 @@ static int runSeam(int Argc, char **Argv);
 /// never `LLVM ERROR` at exit (exit 1 would read as "results found") nor a
 /// silent 0.
 int main(int Argc, char **Argv) {
+  // LLVM installs its signal handlers, with an alternate signal stack, on the
+  // first thread that asks (clang writing a preamble registers its temporary
+  // file for removal). Asking here keeps that stack on the main thread: one
+  // made on a worker outlives it, and a crash prints a stack trace.
+  llvm::sys::PrintStackTraceOnErrorSignal(Argv[0]);
   int Code = runSeam(Argc, Argv);
   std::cout.flush();
   bool CoutFailed = !std::cout.good();
@@ -304,6 +310,16 @@ static int runSeam(int Argc, char **Argv) {
   Check->add_option("--write-baseline", Opts.WriteBaselinePath,
                     "Record this run's results as a baseline file (exit "
                     "status 0 unless an input failed)");
+  Check->add_flag("--fix", Opts.Fix,
+                  "Apply the results' fixes in place, as clang-tidy -fix does "
+                  "(never to a file with compile errors; suggestions are "
+                  "never applied); see docs/fixes.md");
+  Check->add_option("--export-fixes", Opts.ExportFixesPath,
+                    "Write the results and their fixes as clang-tidy's YAML, "
+                    "for clang-apply-replacements");
+  Check->add_option("--format-style", Opts.FormatStyle,
+                    "With --fix: clang-format the fixed lines in this style "
+                    "(file, LLVM, Google, {key: value, ...})");
   Check->add_option("--sarif-category", Opts.SarifCategory,
                     "SARIF run.automationDetails.id, as GitHub code "
                     "scanning's upload-sarif 'category'");

@@ -357,6 +357,41 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
   }
 }
 
+void readFixes(PackReader &R, const json &Obj, RulePack &P) {
+  if (!R.checkKeys(Obj, "fixes", {"deferredAccumulation"}))
+    return;
+  auto It = Obj.find("deferredAccumulation");
+  if (It == Obj.end())
+    return;
+  const std::string Where = "fixes.deferredAccumulation";
+  if (!R.checkKeys(*It, Where,
+                   {"init", "value", "count", "read", "floatingDtype",
+                    "integralDtype"}))
+    return;
+  AccumulationFixTemplate T;
+  T.Pack = P.Name;
+  T.Init = R.string(*It, Where, "init", true);
+  T.Value = R.string(*It, Where, "value", true);
+  T.Count = R.string(*It, Where, "count", true);
+  T.Read = R.string(*It, Where, "read", true);
+  T.FloatingDtype = R.string(*It, Where, "floatingDtype", true);
+  T.IntegralDtype = R.string(*It, Where, "integralDtype", true);
+  // Each template must use the placeholders it is given, or the rewrite
+  // would drop the user's expression.
+  const std::pair<const char *, const std::string *> Uses[] = {
+      {"init", &T.Init},   {"value", &T.Value}, {"count", &T.Count},
+      {"read", &T.Read}};
+  const char *Needs[] = {"$dtype", "$value", "$value", "$value"};
+  for (size_t I = 0; I < 4 && !R.Error; ++I)
+    if (Uses[I].second->find(Needs[I]) == std::string::npos)
+      R.fail(Where + "." + Uses[I].first,
+             std::string("the template must use ") + Needs[I]);
+  if (!R.Error && T.Read.find("$type") == std::string::npos)
+    R.fail(Where + ".read", "the template must use $type");
+  if (!R.Error)
+    P.AccumulationFixes.push_back(std::move(T));
+}
+
 } // namespace
 
 static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
@@ -402,7 +437,7 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
   if (!R.checkKeys(J, "",
                    {"name", "formatVersion", "description", "types", "triggers",
                     "metadata", "residency", "regions", "ops", "dtypes",
-                    "$schema"}))
+                    "fixes", "$schema"}))
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
   P.Name = R.string(J, "", "name", true);
@@ -481,6 +516,12 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
           P.DtypeBytes.emplace_back(D.key(), D->get<double>());
       }
   }
+  if (auto It = J.find("fixes"); It != J.end() && !R.Error) {
+    if (P.FormatVersion < 2)
+      R.fail("fixes", "needs \"formatVersion\": 2");
+    else
+      readFixes(R, *It, P);
+  }
   if (R.Error)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
@@ -540,6 +581,7 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.LoopFunctions, From.LoopFunctions);
   Append(Into.Ops, From.Ops);
   Append(Into.DtypeBytes, From.DtypeBytes);
+  Append(Into.AccumulationFixes, From.AccumulationFixes);
 }
 
 llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,

@@ -108,6 +108,18 @@ struct CaptureMarker {
 /// Op classes used by the cost model.
 enum class OpClass { Pointwise, Reduction, Library, View, DataDependent, Host };
 
+/// How a pack's API spells the deferred-accumulation fix (docs/fixes.md):
+/// templates with $value, $dtype and $type placeholders.
+struct AccumulationFixTemplate {
+  std::string Pack;          ///< the pack that gave it
+  std::string Init;          ///< a zero-dimensional host zero: "$dtype"
+  std::string Value;         ///< the one-element value, detached: "$value"
+  std::string Count;         ///< the same for integer counts: "$value", "$dtype"
+  std::string Read;          ///< the host value of "$value" as "$type"
+  std::string FloatingDtype; ///< the accumulator's dtype for floating sums
+  std::string IntegralDtype; ///< ... and for integer counts
+};
+
 struct RulePack {
   std::string Name;
   int FormatVersion = 1;
@@ -157,6 +169,9 @@ struct RulePack {
   // Element sizes in bytes by dtype name; "default" for tensors made
   // without a dtype.
   std::vector<std::pair<std::string, double>> DtypeBytes;
+
+  // Fixes: how this API spells the rewrites of lib/Fixes (one per pack).
+  std::vector<AccumulationFixTemplate> AccumulationFixes;
 };
 
 /// Parses one pack from JSON text; \p Path names it in errors.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Driver/CheckCommand.h"
+#include "Driver/ApplyFixes.h"
 
 #include "ApiModel/ApiModel.h"
 #include "Driver/Baseline.h"
@@ -542,6 +543,15 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
                    << "' stopped at its iteration limit; its results may "
                       "be incomplete\n";
     R.Incomplete += O.Analysis.Incomplete.size();
+    // Seam never rewrites code that does not compile: what the parse
+    // recovered may not be what the user meant.
+    if (!O.Parse.CompileErrors.empty())
+      for (Finding &F : O.Analysis.Findings)
+        if (F.AutoFix) {
+          F.AutoFix.reset();
+          F.NoFixReason = "the translation unit has compile errors; Seam "
+                          "rewrites only code that compiles";
+        }
     std::vector<Finding> Batch = std::move(O.Parse.CompileErrors);
     for (std::vector<Finding> *From :
          {&O.Analysis.Findings, &O.Analysis.NolintProblems})
@@ -1103,7 +1113,8 @@ int runCheck(const CheckOptions &Opts) {
            llvm::sys::fs::equivalent(Opts.WriteBaselinePath, In);
   };
   auto CheckOutput = [&](llvm::ArrayRef<std::string> Known) {
-    for (const std::string *Out : {&Opts.OutputPath, &Opts.WriteBaselinePath})
+    for (const std::string *Out :
+         {&Opts.OutputPath, &Opts.WriteBaselinePath, &Opts.ExportFixesPath})
       if (!Out->empty()) {
         std::vector<std::string> Inputs;
         for (const std::string &In : Known)
@@ -1178,6 +1189,33 @@ int runCheck(const CheckOptions &Opts) {
   if (WriteError) {
     errorLine(*WriteError);
     return 2;
+  }
+  if (!Opts.ExportFixesPath.empty()) {
+    llvm::SmallString<256> Main, Here;
+    if (!Opts.Files.empty()) {
+      Main = Opts.Files.front();
+      llvm::sys::fs::make_absolute(Main);
+    }
+    llvm::sys::fs::current_path(Here);
+    std::string Yaml = exportFixesYaml(R.Findings, std::string(Main),
+                                       std::string(Here));
+    if (std::optional<std::string> Err = writeOutput(
+            Opts.ExportFixesPath, [&](llvm::raw_ostream &OS) { OS << Yaml; })) {
+      errorLine(*Err);
+      return 2;
+    }
+  }
+  if (Opts.Fix) {
+    FixOutcome Done = applyFixes(R.Findings, Opts.FormatStyle);
+    for (const std::string &N : Done.Notes)
+      llvm::errs() << "seam: note: " << N << "\n";
+    if (!Opts.Quiet)
+      llvm::errs() << "seam: applied " << Done.Applied << " of "
+                   << Done.Offered << " fix" << (Done.Offered == 1 ? "" : "es")
+                   << " to " << Done.Files.size() << " file"
+                   << (Done.Files.size() == 1 ? "" : "s") << "\n";
+    if (Done.WriteFailed)
+      return 2;
   }
   if (!Opts.WriteBaselinePath.empty()) {
     // Reasons and dates carry over from the baseline in use, else from the

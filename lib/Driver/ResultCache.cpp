@@ -2,6 +2,7 @@
 #include "Driver/ResultCache.h"
 
 #include "Hazards/SourcePoint.h"
+#include "Report/JsonUtil.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -19,7 +20,7 @@ using nlohmann::json;
 namespace seam {
 
 // The entry format; bump when a serialized field changes.
-static constexpr int EntryVersion = 1;
+static constexpr int EntryVersion = 2;
 
 namespace {
 
@@ -71,7 +72,14 @@ json finding(const Finding &F) {
                  {"total", opt(C->IdleMicrosTotal)},
                  {"rank", C->Rank},
                  {"summary", C->Summary},
-                 {"detail", C->Detail}};
+                 {"detail", C->Detail},
+                 {"runExecutions", opt(C->RunExecutions)},
+                 {"runBound", C->RunExecutionsBound},
+                 {"callLines", {C->CallFirstLine, C->CallLastLine}}};
+  if (F.AutoFix)
+    J["fix"] = fixJson(*F.AutoFix);
+  J["noFix"] = F.NoFixReason;
+  J["suggestion"] = F.Suggestion;
   return J;
 }
 
@@ -111,8 +119,16 @@ Finding finding(const json &J) {
     E.Rank = C.at("rank").get<unsigned>();
     E.Summary = C.at("summary").get<std::string>();
     E.Detail = C.at("detail").get<std::string>();
+    E.RunExecutions = opt(C.at("runExecutions"));
+    E.RunExecutionsBound = C.at("runBound").get<bool>();
+    E.CallFirstLine = C.at("callLines").at(0).get<unsigned>();
+    E.CallLastLine = C.at("callLines").at(1).get<unsigned>();
     F.Cost = std::move(E);
   }
+  if (J.contains("fix"))
+    F.AutoFix = fixFromJson(J["fix"]);
+  F.NoFixReason = J.at("noFix").get<std::string>();
+  F.Suggestion = J.at("suggestion").get<std::string>();
   return F;
 }
 

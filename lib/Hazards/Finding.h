@@ -102,6 +102,26 @@ struct CostEstimate {
   std::string Detail;  ///< the rest of the estimate, for a note ("" = none)
 };
 
+/// One source replacement of a fix: Length bytes at Offset in File become
+/// Text (Length 0: an insertion). Line/Column locate Offset for reports.
+struct TextEdit {
+  std::string File; ///< absolute path
+  unsigned Offset = 0, Length = 0;
+  std::string Text;
+  unsigned Line = 0, Column = 0;       ///< where Offset is
+  unsigned EndLine = 0, EndColumn = 0; ///< where Offset + Length is
+};
+
+/// A rewrite that removes the finding without changing what the program
+/// computes (lib/Fixes, docs/fixes.md). Applied by `seam check --fix`.
+struct Fix {
+  std::string Kind;        ///< deferred-accumulation, ...
+  std::string Description; ///< one line: what the rewrite does
+  /// What it saves and adds, in the cost model's terms (may be empty).
+  std::string Effect;
+  std::vector<TextEdit> Edits; ///< in source order, one file
+};
+
 struct Finding {
   std::string RuleId; ///< seam-graph-break, seam-host-sync, ...
   Level Severity = Level::Warning;
@@ -120,6 +140,11 @@ struct Finding {
   std::string Api;       ///< "'.item()'", "'<<'", ...
   std::string HotReason; ///< loop | forward | region | call | capture
   std::optional<CostEstimate> Cost;
+  /// The automatic fix, or why there is none (NoFixReason) and, for what
+  /// has no safe rewrite, a suggestion never applied by --fix.
+  std::optional<Fix> AutoFix;
+  std::string NoFixReason;
+  std::string Suggestion;
 
   /// Stable identity for baselines and SARIF partialFingerprints (set by
   /// the driver, docs/ci.md).

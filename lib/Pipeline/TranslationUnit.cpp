@@ -1,6 +1,7 @@
 //===- TranslationUnit.cpp - The pipeline on one translation unit ---------===//
 #include "Pipeline/TranslationUnit.h"
 
+#include "Fixes/FixEngine.h"
 #include "Flow/FunctionFlow.h"
 #include "Regions/RegionModel.h"
 #include "Rules/Rule.h"
@@ -19,6 +20,7 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
   Out.Findings =
       findHazards(Ctx, Api, Regions, Sites, Opts, &Out.NolintProblems);
   estimateCosts(Ctx, Api, Regions, Sites, Out.Findings, Cost, Out.Summary);
+  proposeFixes(Ctx, Api, Regions, Sites, Out.Findings);
   return Out;
 }
 

@@ -2,9 +2,9 @@
 //
 // Runs the pipeline on one parsed translation unit: control flow (Flow),
 // regions and hot paths (Regions), residency and trigger sites (Residency,
-// Hazards), the rules (Rules) and the cost model (Cost). The CLI and the
-// clang-tidy plugin both call this and only differ in what they do with the
-// result.
+// Hazards), the rules (Rules), the cost model (Cost) and the fixes (Fixes).
+// The CLI and the clang-tidy plugin both call this and only differ in what
+// they do with the result.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEAM_PIPELINE_TRANSLATIONUNIT_H

@@ -51,6 +51,43 @@ nlohmann::json summaryJson(const SummaryRow &Row) {
           {"profile", Row.Profile}};
 }
 
+nlohmann::json fixJson(const Fix &F) {
+  nlohmann::json Edits = nlohmann::json::array();
+  for (const TextEdit &E : F.Edits)
+    Edits.push_back({{"file", E.File},
+                     {"offset", E.Offset},
+                     {"length", E.Length},
+                     {"line", E.Line},
+                     {"column", E.Column},
+                     {"endLine", E.EndLine},
+                     {"endColumn", E.EndColumn},
+                     {"text", E.Text}});
+  return {{"kind", F.Kind},
+          {"description", F.Description},
+          {"effect", F.Effect},
+          {"edits", Edits}};
+}
+
+Fix fixFromJson(const nlohmann::json &J) {
+  Fix F;
+  F.Kind = J.at("kind").get<std::string>();
+  F.Description = J.at("description").get<std::string>();
+  F.Effect = J.at("effect").get<std::string>();
+  for (const nlohmann::json &E : J.at("edits")) {
+    TextEdit T;
+    T.File = E.at("file").get<std::string>();
+    T.Offset = E.at("offset").get<unsigned>();
+    T.Length = E.at("length").get<unsigned>();
+    T.Line = E.at("line").get<unsigned>();
+    T.Column = E.at("column").get<unsigned>();
+    T.EndLine = E.at("endLine").get<unsigned>();
+    T.EndColumn = E.at("endColumn").get<unsigned>();
+    T.Text = E.at("text").get<std::string>();
+    F.Edits.push_back(std::move(T));
+  }
+  return F;
+}
+
 void writeJson(llvm::raw_ostream &OS, const Report &R) {
   nlohmann::json Results = nlohmann::json::array();
   for (const Finding &F : R.Findings) {
@@ -74,6 +111,11 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
          {"path", Path},
          {"cost", F.Cost ? costJson(*F.Cost) : nlohmann::json(nullptr)},
          {"details", F.Details},
+         {"fix", F.AutoFix ? fixJson(*F.AutoFix) : nlohmann::json(nullptr)},
+         {"noFix", F.AutoFix ? nlohmann::json(nullptr)
+                             : nlohmann::json(F.NoFixReason)},
+         {"suggestion", F.Suggestion.empty() ? nlohmann::json(nullptr)
+                                             : nlohmann::json(F.Suggestion)},
          {"fingerprint", F.Fingerprint}});
   }
   nlohmann::json Errors = nlohmann::json::array();

@@ -230,6 +230,33 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
       Props["region"] = F.Region;
     if (F.Cost)
       Props["cost"] = costJson(*F.Cost);
+    if (F.AutoFix && !F.AutoFix->Edits.empty()) {
+      // SARIF fixes: one artifactChange (a fix edits one file), each edit a
+      // replacement; an insertion deletes an empty region.
+      nlohmann::json Replacements = nlohmann::json::array();
+      for (const TextEdit &E : F.AutoFix->Edits)
+        Replacements.push_back(
+            {{"deletedRegion",
+              {{"startLine", E.Line},
+               {"startColumn", E.Column},
+               {"endLine", E.EndLine},
+               {"endColumn", E.EndColumn}}},
+             {"insertedContent", {{"text", E.Text}}}});
+      std::string Description = F.AutoFix->Description;
+      if (!F.AutoFix->Effect.empty())
+        Description += "; " + F.AutoFix->Effect;
+      Result["fixes"] = {
+          {{"description", {{"text", Description}}},
+           {"artifactChanges",
+            {{{"artifactLocation", artifact(F.AutoFix->Edits.front().File,
+                                            Base)},
+              {"replacements", Replacements}}}}}};
+      Props["fixKind"] = F.AutoFix->Kind;
+    } else if (!F.NoFixReason.empty()) {
+      Props["noFix"] = F.NoFixReason;
+    }
+    if (!F.Suggestion.empty())
+      Props["suggestion"] = F.Suggestion;
     Result["properties"] = Props;
     if (F.Cost)
       Result["rank"] = F.Cost->Rank;

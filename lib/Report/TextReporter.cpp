@@ -39,10 +39,60 @@ public:
     Opts->ShowCarets = false;
     for (const std::string &D : F.Details)
       emit(F.Where, clang::DiagnosticsEngine::Note, D);
+    if (!F.AutoFix && !F.NoFixReason.empty()) {
+      std::string Why = "no automatic fix: " + F.NoFixReason;
+      if (!F.Suggestion.empty())
+        Why += "; suggestion: " + F.Suggestion;
+      emit(F.Where, clang::DiagnosticsEngine::Note, Why);
+    }
     Opts->ShowCarets = true;
     for (const PathNote &N : F.Path)
       if (N.Where.valid())
         emit(N.Where, clang::DiagnosticsEngine::Note, N.Message);
+    if (F.AutoFix)
+      printFix(F);
+  }
+
+  /// The fix as clang shows fix-its: a note with the replacement under the
+  /// line, and each edit in clang's parseable form
+  /// (fix-it:"file":{line:col-line:col}:"text").
+  void printFix(const Finding &F) {
+    const Fix &X = *F.AutoFix;
+    std::string Message = "fix (" + X.Kind + "): " + X.Description;
+    if (!X.Effect.empty())
+      Message += "; " + X.Effect;
+    clang::SourceLocation Loc;
+    if (clang::FileID FID = file(F.Where.File); FID.isValid())
+      Loc = SM.translateLineCol(FID, F.Where.Line, std::max(F.Where.Column, 1u));
+    // Under the line, the edits on that line, as clang shows fix-its.
+    std::vector<clang::FixItHint> Hints;
+    for (const TextEdit &E : X.Edits) {
+      clang::FileID FID = file(E.File);
+      // An edit that no longer fits the file (changed since) is not shown.
+      if (Loc.isInvalid() || FID.isInvalid() || E.Line != F.Where.Line ||
+          E.File != F.Where.File ||
+          uint64_t(E.Offset) + E.Length > SM.getBufferData(FID).size())
+        continue;
+      clang::SourceLocation B = SM.getComposedLoc(FID, E.Offset);
+      Hints.push_back(clang::FixItHint::CreateReplacement(
+          clang::CharSourceRange::getCharRange(B, B.getLocWithOffset(E.Length)),
+          E.Text));
+    }
+    if (Loc.isInvalid())
+      fallback(F.Where, clang::DiagnosticsEngine::Note, Message);
+    else
+      Printer.emitDiagnostic(clang::FullSourceLoc(Loc, SM),
+                             clang::DiagnosticsEngine::Note, Message, {},
+                             Hints);
+    // Every edit in clang's -fdiagnostics-parseable-fixits form.
+    for (const TextEdit &E : X.Edits) {
+      OS << "fix-it:\"";
+      OS.write_escaped(E.File);
+      OS << "\":{" << E.Line << ":" << E.Column << "-" << E.EndLine << ":"
+         << E.EndColumn << "}:\"";
+      OS.write_escaped(E.Text);
+      OS << "\"\n";
+    }
   }
 
 private:

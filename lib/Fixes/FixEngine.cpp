@@ -1,0 +1,108 @@
+//===- FixEngine.cpp - Asks each fix kind, in order, about each finding ---===//
+#include "Fixes/FixEngine.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include <map>
+
+namespace seam {
+
+// One line per fix kind, defined in lib/Fixes/<kind>.cpp.
+const FixKind &deferredAccumulationFix(); // deferred-accumulation.cpp
+
+llvm::ArrayRef<const FixKind *> fixRegistry() {
+  static const FixKind *const Kinds[] = {&deferredAccumulationFix()};
+  return Kinds;
+}
+
+namespace {
+
+/// For what no rewrite can make equal: what to do by hand. Never applied.
+std::string suggestionFor(const TriggerSite &S, const Finding &F) {
+  switch (S.Match.Rule->What) {
+  case Trigger::Print:
+    return "print every N steps (under `if (step % N == 0)`), or accumulate "
+           "on the device and print once after the loop";
+  case Trigger::ExplicitSync:
+    return "if the wait only serves timing, time with device events instead "
+           "and drop it";
+  case Trigger::DynamicShape:
+    return "keep the mask as a tensor (torch::where, multiply by the mask) "
+           "instead of selecting, so the output size is known without "
+           "waiting";
+  case Trigger::HostCopy:
+    return "keep the value on the device, or collect the tensors and copy "
+           "them once after the loop";
+  case Trigger::ScalarRead:
+    break;
+  }
+  if (F.RuleId == "seam-graph-break")
+    return "branch with torch::where on the tensor instead of reading it, "
+           "or move the read out of the compiled region";
+  return "read the value every N steps instead of every step, or keep it "
+         "as a tensor where it only feeds tensor operations";
+}
+
+/// What the rewrite saves, in the cost model's own terms.
+std::string effectOf(const Finding &F) {
+  if (!F.Cost)
+    return "";
+  const CostEstimate &C = *F.Cost;
+  std::string S = "removes ~" + formatMicros(C.IdleMicrosPerExecution) +
+                  " of device idle per execution";
+  if (!C.Frequency.empty())
+    S += " (" + C.Frequency + ")";
+  if (C.IdleMicrosTotal)
+    S += ", ~" + formatMicros(*C.IdleMicrosTotal) + " in all";
+  S += "; adds one small device op per execution and one wait after the "
+       "loop (profile " +
+       C.Profile + ")";
+  return S;
+}
+
+} // namespace
+
+void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
+                  const RegionModel &Regions,
+                  const std::vector<TriggerSite> &Sites,
+                  std::vector<Finding> &Findings) {
+  // Several results at one site (a break and a sync) share its answer.
+  std::map<int, size_t> Answered;
+  llvm::DenseMap<const clang::Stmt *, unsigned> Slots;
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    Finding &F = Findings[I];
+    if (F.SiteIndex < 0)
+      continue;
+    if (auto It = Answered.find(F.SiteIndex); It != Answered.end()) {
+      const Finding &Same = Findings[It->second];
+      F.AutoFix = Same.AutoFix;
+      F.NoFixReason = Same.NoFixReason;
+      F.Suggestion = Same.Suggestion;
+      continue;
+    }
+    Answered[F.SiteIndex] = I;
+    const TriggerSite &S = Sites[F.SiteIndex];
+    FixInput In{Ctx, Api, Regions, S, F};
+    std::string Reason;
+    for (const FixKind *K : fixRegistry()) {
+      const clang::Stmt *Anchor = K->anchor(In);
+      unsigned Slot = Anchor ? Slots.lookup(Anchor) : 0;
+      FixAnswer A = K->propose(In, Slot);
+      if (A.Rewrite) {
+        if (Anchor)
+          ++Slots[Anchor];
+        A.Rewrite->Effect = effectOf(F);
+        F.AutoFix = std::move(A.Rewrite);
+        break;
+      }
+      if (Reason.empty())
+        Reason = A.Reason;
+    }
+    if (F.AutoFix)
+      continue;
+    F.NoFixReason =
+        Reason.empty() ? "no fix kind rewrites this use of the value" : Reason;
+    F.Suggestion = suggestionFor(S, F);
+  }
+}
+
+} // namespace seam

@@ -1,0 +1,67 @@
+//===- FixEngine.h - Rewrites that remove a finding, or why there is none -===//
+//
+// The stage after the rules and the cost model. For each finding of a TU it
+// asks the fix kinds (one file each, named by the kind, as rules are) for a
+// rewrite whose preconditions hold on the AST; the first that offers one
+// wins. A finding with no fix gets a one-line reason, and for what has no
+// safe rewrite at all (a print every step, an early exit on the loss,
+// synchronize() for timing) a suggestion that --fix never applies.
+// Docs: docs/fixes.md; tests: test/fixes/.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_FIXES_FIXENGINE_H
+#define SEAM_FIXES_FIXENGINE_H
+
+#include "Hazards/HazardFinder.h"
+#include "Regions/RegionModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace seam {
+
+/// What a fix kind is given: one finding's site and its TU.
+struct FixInput {
+  clang::ASTContext &Ctx;
+  const ApiModel &Api;
+  const RegionModel &Regions;
+  const TriggerSite &Site;
+  const Finding &Result;
+};
+
+/// A fix kind's answer: a rewrite, or why it does not apply ("" when the
+/// kind has nothing to say about this site, so the next kind is asked).
+struct FixAnswer {
+  std::optional<Fix> Rewrite;
+  std::string Reason;
+};
+
+/// A kind of fix: finds its pattern at a site and proves its preconditions.
+class FixKind {
+public:
+  virtual ~FixKind() = default;
+  virtual llvm::StringRef name() const = 0;
+  /// Rewrites of one kind that anchor at the same statement (two
+  /// accumulators read back after one loop) must not insert at the same
+  /// offset, or clang-apply-replacements refuses both: \p Slot is how many
+  /// earlier findings of this TU got a rewrite anchored at the same
+  /// statement (0 for the first).
+  virtual FixAnswer propose(const FixInput &In, unsigned Slot) const = 0;
+  /// The anchor \p In's rewrite would use, to count its slot first.
+  virtual const clang::Stmt *anchor(const FixInput &In) const = 0;
+};
+
+/// Every fix kind, in the order they are asked.
+llvm::ArrayRef<const FixKind *> fixRegistry();
+
+/// Sets AutoFix, or NoFixReason and Suggestion, on each of \p Findings.
+void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
+                  const RegionModel &Regions,
+                  const std::vector<TriggerSite> &Sites,
+                  std::vector<Finding> &Findings);
+
+} // namespace seam
+
+#endif

@@ -1,0 +1,54 @@
+//===- FixSupport.h - Source text and edits for the fix kinds -------------===//
+#ifndef SEAM_FIXES_FIXSUPPORT_H
+#define SEAM_FIXES_FIXSUPPORT_H
+
+#include "Hazards/Finding.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Stmt.h"
+#include <optional>
+#include <string>
+
+namespace seam {
+
+/// The file range of \p S as written, or nullopt when any part of it comes
+/// from a macro (Seam never rewrites through a macro).
+std::optional<clang::CharSourceRange> fileRange(clang::ASTContext &Ctx,
+                                                clang::SourceRange R);
+
+/// The text of \p R (a file range).
+std::string rangeText(clang::ASTContext &Ctx, clang::CharSourceRange R);
+
+/// An edit replacing \p R (a file range) with \p Text.
+TextEdit replaceEdit(clang::ASTContext &Ctx, clang::CharSourceRange R,
+                     std::string Text);
+/// An edit inserting \p Text at \p Loc (a file location).
+TextEdit insertEdit(clang::ASTContext &Ctx, clang::SourceLocation Loc,
+                    std::string Text);
+
+/// The whitespace that starts \p Loc's line.
+std::string indentOf(clang::ASTContext &Ctx, clang::SourceLocation Loc);
+
+/// Whether only whitespace precedes \p Loc on its line.
+bool startsLine(clang::ASTContext &Ctx, clang::SourceLocation Loc);
+
+/// The location just past statement \p S's last token, and past a ';'
+/// that ends it (an expression statement, a do-while).
+clang::SourceLocation endOfStatement(clang::ASTContext &Ctx,
+                                     const clang::Stmt *S);
+
+/// \p S with implicit casts, parentheses and temporaries looked through.
+const clang::Expr *bare(const clang::Expr *E);
+
+/// The parent of \p S that is not an implicit node (casts, parentheses,
+/// temporaries), or nullptr.
+const clang::Stmt *parentOf(clang::ASTContext &Ctx, const clang::Stmt *S);
+
+/// Replaces every "$name" of \p Values in \p Template.
+std::string
+instantiate(std::string Template,
+            std::initializer_list<std::pair<const char *, std::string>> Values);
+
+} // namespace seam
+
+#endif
