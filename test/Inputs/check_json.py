@@ -15,7 +15,8 @@ def check_loc(l):
     for k, t in LOC.items():
         assert isinstance(l[k], t), (k, l)
 KEYS = {"ruleId", "level", "message", "location", "trigger", "residency",
-        "region", "function", "api", "hotPath", "path", "cost", "fingerprint", "details"}
+        "region", "function", "api", "hotPath", "path", "cost", "fingerprint", "details",
+        "fix", "noFix", "suggestion"}
 assert isinstance(doc["baselined"], int) and isinstance(doc["notes"], list)
 assert set(doc["cache"]) == {"hits", "misses"}, doc["cache"]
 for r in doc["results"]:
@@ -24,6 +25,17 @@ for r in doc["results"]:
     assert len(r["fingerprint"]) == 16, r["fingerprint"]
     assert r["level"] in ("note", "warning", "error")
     assert r["region"] is None or isinstance(r["region"], str)
+    # A fix, or the reason there is none (errors have neither).
+    if r["fix"] is not None:
+        assert r["noFix"] is None, r
+        f = r["fix"]
+        assert set(f) == {"kind", "description", "effect", "edits"}, f
+        assert f["edits"], f
+        for e in f["edits"]:
+            assert set(e) == {"file", "offset", "length", "line", "column",
+                              "endLine", "endColumn", "text"}, e
+    else:
+        assert r["noFix"] is None or isinstance(r["noFix"], str), r
     for p in r["path"]:
         assert set(p) == {"message", "location", "kind"}
         assert p["kind"] in ("call", "context")
