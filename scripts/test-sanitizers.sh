@@ -15,7 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 WHAT=${1:-all}
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+# use_sigaltstack=0: seam registers LLVM's signal handlers (and their
+# alternate signal stack) on its main thread (tool/seam.cpp); a stack LLVM
+# made on a worker thread, if any path ever did, would abort ASan's thread
+# teardown ("failed to deallocate ... UnsetAlternateSignalStack").
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:use_sigaltstack=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 if [ "$WHAT" = all ] || [ "$WHAT" = asan ]; then

@@ -87,8 +87,10 @@ const Expr *valueOf(ASTContext &Ctx, const Expr *Read, const Expr *&Added,
       B && (B->getOpcode() == BO_Mul ||
             (B->getOpcode() == BO_Div && bare(B->getLHS()) == V)) &&
       V->getType()->isRealFloatingType()) {
+    // The factor stays where it is, evaluated as often as before; it only
+    // must not read the sum (UseFinder checks every use of it in the loop).
     const Expr *Host = bare(B->getLHS()) == V ? B->getRHS() : B->getLHS();
-    if (arithmetic(Host->getType()) && !Host->HasSideEffects(Ctx)) {
+    if (arithmetic(Host->getType())) {
       Added = B;
       P = parentOf(Ctx, B);
     }
@@ -370,6 +372,32 @@ public:
     unsigned Len = SM.getFileOffset(ValueRange->getEnd()) -
                    SM.getFileOffset(ValueRange->getBegin());
     Added.replace(From, Len, Tensor);
+    if (A.Added != A.Value) {
+      // A host factor of a type the pack's Scalar may not convert from
+      // unambiguously (size_t, unsigned) is made a double: the product was
+      // floating on the host too.
+      auto *B = cast<BinaryOperator>(A.Added);
+      const Expr *Host = bare(B->getLHS()) == A.Value ? B->getRHS() : B->getLHS();
+      QualType HT = bare(Host)->getType().getCanonicalType();
+      auto *BT = HT->getAs<BuiltinType>();
+      bool Plain = BT && (BT->getKind() == BuiltinType::Double ||
+                          BT->getKind() == BuiltinType::Float ||
+                          BT->getKind() == BuiltinType::Int ||
+                          BT->getKind() == BuiltinType::Long);
+      auto HostRange = fileRange(Ctx, Host->getSourceRange());
+      if (!Plain && HostRange) {
+        unsigned HFrom = SM.getFileOffset(HostRange->getBegin()) -
+                         SM.getFileOffset(AddedRange->getBegin());
+        unsigned HLen = SM.getFileOffset(HostRange->getEnd()) -
+                        SM.getFileOffset(HostRange->getBegin());
+        // Edit the original text's positions: the tensor was spliced in
+        // before or after the factor.
+        if (HFrom > From)
+          HFrom += Tensor.size() - Len;
+        std::string Factor = Added.substr(HFrom, HLen);
+        Added.replace(HFrom, HLen, "static_cast<double>(" + Factor + ")");
+      }
+    }
 
     // The type as the user wrote it (`item<int64_t>`), else as Clang
     // prints it.

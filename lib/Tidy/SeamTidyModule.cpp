@@ -149,10 +149,18 @@ public:
       std::string Msg = F.Message;
       if (F.Cost && !F.Cost->Summary.empty())
         Msg += "; " + F.Cost->Summary;
-      diag(Loc, "%0",
-           F.Severity == Level::Error ? DiagnosticIDs::Error
-                                      : DiagnosticIDs::Warning)
-          << Msg;
+      {
+        auto D = diag(Loc, "%0",
+                      F.Severity == Level::Error ? DiagnosticIDs::Error
+                                                 : DiagnosticIDs::Warning)
+                 << Msg;
+        // The fix as clang fix-its, so that clang-tidy -fix applies it.
+        for (const FixItHint &H : fixIts(SM, F))
+          D << H;
+      }
+      if (!F.AutoFix && !F.NoFixReason.empty())
+        diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note)
+            << F.NoFixReason;
       for (const std::string &D : F.Details)
         diag(Loc, "%0", DiagnosticIDs::Note) << D;
       for (const PathNote &N : F.Path)
@@ -162,6 +170,26 @@ public:
   }
 
 private:
+  /// A finding's fix as fix-its; none unless every edit maps into a file
+  /// of this translation unit.
+  static std::vector<FixItHint> fixIts(SourceManager &SM, const Finding &F) {
+    std::vector<FixItHint> Out;
+    if (!F.AutoFix)
+      return Out;
+    for (const TextEdit &E : F.AutoFix->Edits) {
+      auto FE = SM.getFileManager().getOptionalFileRef(E.File);
+      FileID FID = FE ? SM.translateFile(*FE) : FileID();
+      if (FID.isInvalid() ||
+          uint64_t(E.Offset) + E.Length > SM.getBufferData(FID).size())
+        return {};
+      SourceLocation B = SM.getComposedLoc(FID, E.Offset);
+      Out.push_back(FixItHint::CreateReplacement(
+          CharSourceRange::getCharRange(B, B.getLocWithOffset(E.Length)),
+          E.Text));
+    }
+    return Out;
+  }
+
   /// $SEAM_RULES_DIR, else the installed packs, else the source tree's.
   static std::string defaultRulesDir() {
     if (const char *Env = std::getenv("SEAM_RULES_DIR"))

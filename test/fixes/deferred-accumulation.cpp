@@ -14,6 +14,7 @@
 #include <torch/torch.h>
 #include <cstdint>
 #include <iostream>
+#include <vector>
 
 torch::Tensor step(const torch::Tensor &x);
 
@@ -73,6 +74,20 @@ float forms(torch::Tensor x, int n, int batch) {
 // FIXED: c -= x.max().item<float>();
 // FIXED: a += a_device.item<float>();
 // FIXED-NEXT: b = b + b_device.item<double>();
+
+// A factor of a type a Scalar may not take unambiguously becomes a double;
+// a loop body without braces ends at its ';'.
+double sized(torch::Tensor x, const std::vector<int> &v, int n) {
+  x = x.to(torch::kCUDA);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += x.sum().item<double>() * v.size();
+  // CHECK: :[[@LINE-1]]:18: warning: host sync{{.*}}[seam-host-sync]
+  // CHECK: note: fix (deferred-accumulation): accumulate 's'
+  return s;
+}
+// FIXED:      s_device = s_device + x.sum().detach().reshape({}) * static_cast<double>(v.size());
+// FIXED-NEXT: s += s_device.item<double>();
 
 // Read inside the loop: no fix, and the reason names the line.
 float logged(torch::Tensor x, int n) {
@@ -143,7 +158,7 @@ void printed(torch::Tensor x, int n) {
   // CHECK: note: no automatic fix: no fix kind rewrites this use of the value; suggestion: print every N steps
 }
 
-// APPLIED: seam: applied 4 of 4 fixes to 1 file
+// APPLIED: seam: applied 5 of 5 fixes to 1 file
 
 // After --fix: the sums that were fixed are gone; what had no fix stays.
 // AFTER: :{{[0-9]+}}:18: warning: host sync{{.*}}'x.max()'{{.*}}[seam-host-sync]
