@@ -24,8 +24,8 @@ std::string where(const Finding &F) {
 clang::tooling::Replacements toReplacements(const Fix &X, std::string &Why) {
   clang::tooling::Replacements Out;
   for (const TextEdit &E : X.Edits)
-    if (llvm::Error Err = Out.add(clang::tooling::Replacement(
-            E.File, E.Offset, E.Length, E.Text))) {
+    if (llvm::Error Err = Out.add(
+            clang::tooling::Replacement(E.File, E.Offset, E.Length, E.Text))) {
       Why = llvm::toString(std::move(Err));
       return {};
     }
@@ -139,8 +139,7 @@ FixOutcome applyFixes(llvm::ArrayRef<Finding> Findings,
                      clang::format::formatReplacements(Code, All, *Style)) {
         All = std::move(*Formatted);
       } else {
-        Out.Notes.push_back("formatting the fixes of '" + File +
-                            "' failed: " +
+        Out.Notes.push_back("formatting the fixes of '" + File + "' failed: " +
                             llvm::toString(Formatted.takeError()));
       }
     }
@@ -203,13 +202,12 @@ std::string exportFixesYaml(llvm::ArrayRef<Finding> Findings,
         M.Fix.insert({F.AutoFix->Edits.front().File, R});
     }
     clang::tooling::Diagnostic::Level L =
-        F.Severity == Level::Error ? clang::tooling::Diagnostic::Error
-        : F.Severity == Level::Warning
-            ? clang::tooling::Diagnostic::Warning
-            : clang::tooling::Diagnostic::Remark;
-    TUD.Diagnostics.emplace_back(F.RuleId, M, llvm::SmallVector<
-                                     clang::tooling::DiagnosticMessage, 1>{},
-                                 L, BuildDirectory);
+        F.Severity == Level::Error     ? clang::tooling::Diagnostic::Error
+        : F.Severity == Level::Warning ? clang::tooling::Diagnostic::Warning
+                                       : clang::tooling::Diagnostic::Remark;
+    TUD.Diagnostics.emplace_back(
+        F.RuleId, M, llvm::SmallVector<clang::tooling::DiagnosticMessage, 1>{},
+        L, BuildDirectory);
   }
   std::string Text;
   llvm::raw_string_ostream OS(Text);

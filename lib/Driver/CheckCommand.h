@@ -54,9 +54,9 @@ struct CheckOptions {
   unsigned Jobs = 0; ///< -j; 0 = one per core
   std::string Shard; ///< --shard I/N
   std::string BaselinePath, WriteBaselinePath;
-  bool Fix = false;             ///< --fix: apply the fixes in place
-  std::string ExportFixesPath;  ///< --export-fixes FILE (clang-tidy YAML)
-  std::string FormatStyle;      ///< --format-style for the fixed lines
+  bool Fix = false;            ///< --fix: apply the fixes in place
+  std::string ExportFixesPath; ///< --export-fixes FILE (clang-tidy YAML)
+  std::string FormatStyle;     ///< --format-style for the fixed lines
   std::string SarifCategory, SarifRoot;
   std::string CacheDir;       ///< --cache-dir; "" = the default
   bool Cache = true;          ///< --no-cache

@@ -14,9 +14,9 @@ namespace seam {
 std::optional<CharSourceRange> fileRange(ASTContext &Ctx, SourceRange R) {
   if (R.isInvalid() || R.getBegin().isMacroID() || R.getEnd().isMacroID())
     return std::nullopt;
-  CharSourceRange C = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(R), Ctx.getSourceManager(),
-      Ctx.getLangOpts());
+  CharSourceRange C =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R),
+                               Ctx.getSourceManager(), Ctx.getLangOpts());
   if (C.isInvalid())
     return std::nullopt;
   return C;
@@ -64,8 +64,7 @@ static StringRef lineBefore(ASTContext &Ctx, SourceLocation Loc) {
 
 std::string indentOf(ASTContext &Ctx, SourceLocation Loc) {
   StringRef Before = lineBefore(Ctx, Loc);
-  return Before.take_while([](char C) { return C == ' ' || C == '\t'; })
-      .str();
+  return Before.take_while([](char C) { return C == ' ' || C == '\t'; }).str();
 }
 
 bool startsLine(ASTContext &Ctx, SourceLocation Loc) {
@@ -120,9 +119,9 @@ const Stmt *parentOf(ASTContext &Ctx, const Stmt *S) {
   return nullptr;
 }
 
-std::string
-instantiate(std::string T,
-            std::initializer_list<std::pair<const char *, std::string>> Values) {
+std::string instantiate(
+    std::string T,
+    std::initializer_list<std::pair<const char *, std::string>> Values) {
   // Longest names first would matter for "$v" and "$value"; the names used
   // ($value, $dtype, $type) are not prefixes of one another.
   for (const auto &[Name, Value] : Values) {

@@ -49,8 +49,8 @@ bool contains(const SourceManager &SM, SourceRange R, SourceLocation L) {
 
 bool arithmetic(QualType T) {
   T = T.getCanonicalType();
-  return T->isArithmeticType() && !T->isBooleanType() &&
-         !T->isEnumeralType() && !T->isAnyComplexType();
+  return T->isArithmeticType() && !T->isBooleanType() && !T->isEnumeralType() &&
+         !T->isAnyComplexType();
 }
 
 const DeclRefExpr *varRef(const Expr *E) {
@@ -84,8 +84,9 @@ const Expr *valueOf(ASTContext &Ctx, const Expr *Read, const Expr *&Added,
     return nullptr;
   Added = V;
   if (auto *B = dyn_cast_or_null<BinaryOperator>(P);
-      B && (B->getOpcode() == BO_Mul ||
-            (B->getOpcode() == BO_Div && bare(B->getLHS()) == V)) &&
+      B &&
+      (B->getOpcode() == BO_Mul ||
+       (B->getOpcode() == BO_Div && bare(B->getLHS()) == V)) &&
       V->getType()->isRealFloatingType()) {
     // The factor stays where it is, evaluated as often as before; it only
     // must not read the sum (UseFinder checks every use of it in the loop).
@@ -120,7 +121,8 @@ std::variant<Accumulation, std::string> match(const FixInput &In) {
     A.AccLhs = varRef(CA->getLHS());
     A.ReadOp = CA->getOpcode() == BO_AddAssign ? "+=" : "-=";
   } else if (auto *Sum = dyn_cast<BinaryOperator>(P);
-             Sum && (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub)) {
+             Sum &&
+             (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub)) {
     auto *As = dyn_cast_or_null<BinaryOperator>(parentOf(Ctx, Sum));
     if (!As || As->getOpcode() != BO_Assign || bare(As->getRHS()) != Sum)
       return std::string();
@@ -151,14 +153,14 @@ std::variant<Accumulation, std::string> match(const FixInput &In) {
     return "'" + Name + "' is not an arithmetic variable";
   bool Floating = A.Value->getType()->isRealFloatingType();
   if (Floating != A.Acc->getType()->isRealFloatingType())
-    return "'" + Name + "' and the value added to it differ in kind "
-                        "(integer and floating)";
+    return "'" + Name +
+           "' and the value added to it differ in kind "
+           "(integer and floating)";
   if (isa<Expr>(parentOf(Ctx, A.Assign)))
     return "the assignment's own value is used";
 
   const FunctionDecl *FD = In.Regions.functions()[S.Node].FD;
-  if (!FD || FD->getTemplateInstantiationPattern() ||
-      FD->isDependentContext())
+  if (!FD || FD->getTemplateInstantiationPattern() || FD->isDependentContext())
     return std::string("the sum is in a template: one rewrite would have to "
                        "hold for every instantiation");
   if (A.Acc->getDeclContext() != FD)
@@ -327,8 +329,7 @@ public:
       StringRef Buf = SM.getBufferData(SM.getFileID(LoopEnd), &Invalid);
       unsigned Off = SM.getFileOffset(LoopEnd);
       size_t NL = Invalid ? StringRef::npos : Buf.find('\n', Off);
-      if (NL == StringRef::npos ||
-          !Buf.slice(Off, NL).trim(" \t\r").empty()) {
+      if (NL == StringRef::npos || !Buf.slice(Off, NL).trim(" \t\r").empty()) {
         Out.Reason = "another sum is read back after the same loop, and the "
                      "loop's line does not end there";
         return Out;
@@ -342,10 +343,9 @@ public:
 
     std::string Acc = A.Acc->getName().str();
     std::string Name = Acc + "_device";
-    for (unsigned N = 2; Uses.Names.contains(Name) ||
-                         !Ctx.getTranslationUnitDecl()
-                              ->lookup(&Ctx.Idents.get(Name))
-                              .empty();
+    for (unsigned N = 2;
+         Uses.Names.contains(Name) ||
+         !Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty();
          ++N)
       Name = Acc + "_device" + std::to_string(N);
 
@@ -377,7 +377,8 @@ public:
       // unambiguously (size_t, unsigned) is made a double: the product was
       // floating on the host too.
       auto *B = cast<BinaryOperator>(A.Added);
-      const Expr *Host = bare(B->getLHS()) == A.Value ? B->getRHS() : B->getLHS();
+      const Expr *Host =
+          bare(B->getLHS()) == A.Value ? B->getRHS() : B->getLHS();
       QualType HT = bare(Host)->getType().getCanonicalType();
       auto *BT = HT->getAs<BuiltinType>();
       bool Plain = BT && (BT->getKind() == BuiltinType::Double ||
@@ -408,10 +409,10 @@ public:
         if (auto R = fileRange(Ctx, ME->getTemplateArgs()[0].getSourceRange()))
           Type = rangeText(Ctx, *R);
     std::string Read = instantiate(T->Read, {{"value", Name}, {"type", Type}});
-    std::string ReadBack = A.ReadOp.size() == 2
-                               ? Acc + " " + A.ReadOp + " " + Read + ";"
-                               : Acc + " = " + Acc + " " + A.ReadOp + " " +
-                                     Read + ";";
+    std::string ReadBack =
+        A.ReadOp.size() == 2
+            ? Acc + " " + A.ReadOp + " " + Read + ";"
+            : Acc + " = " + Acc + " " + A.ReadOp + " " + Read + ";";
     Fix F;
     F.Kind = name().str();
     F.Edits.push_back(insertEdit(

@@ -63,7 +63,8 @@ public:
       Message += "; " + X.Effect;
     clang::SourceLocation Loc;
     if (clang::FileID FID = file(F.Where.File); FID.isValid())
-      Loc = SM.translateLineCol(FID, F.Where.Line, std::max(F.Where.Column, 1u));
+      Loc =
+          SM.translateLineCol(FID, F.Where.Line, std::max(F.Where.Column, 1u));
     // Under the line, the edits on that line, as clang shows fix-its.
     std::vector<clang::FixItHint> Hints;
     for (const TextEdit &E : X.Edits) {

@@ -159,8 +159,7 @@ public:
           D << H;
       }
       if (!F.AutoFix && !F.NoFixReason.empty())
-        diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note)
-            << F.NoFixReason;
+        diag(Loc, "no automatic fix: %0", DiagnosticIDs::Note) << F.NoFixReason;
       for (const std::string &D : F.Details)
         diag(Loc, "%0", DiagnosticIDs::Note) << D;
       for (const PathNote &N : F.Path)
