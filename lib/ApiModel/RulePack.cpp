@@ -364,9 +364,9 @@ void readFixes(PackReader &R, const json &Obj, RulePack &P) {
   if (It == Obj.end())
     return;
   const std::string Where = "fixes.deferredAccumulation";
-  if (!R.checkKeys(*It, Where,
-                   {"init", "value", "count", "read", "floatingDtype",
-                    "integralDtype"}))
+  if (!R.checkKeys(
+          *It, Where,
+          {"init", "value", "count", "read", "floatingDtype", "integralDtype"}))
     return;
   AccumulationFixTemplate T;
   T.Pack = P.Name;
@@ -379,7 +379,9 @@ void readFixes(PackReader &R, const json &Obj, RulePack &P) {
   // Each template must use the placeholders it is given, or the rewrite
   // would drop the user's expression.
   const std::pair<const char *, const std::string *> Uses[] = {
-      {"init", &T.Init},   {"value", &T.Value}, {"count", &T.Count},
+      {"init", &T.Init},
+      {"value", &T.Value},
+      {"count", &T.Count},
       {"read", &T.Read}};
   const char *Needs[] = {"$dtype", "$value", "$value", "$value"};
   for (size_t I = 0; I < 4 && !R.Error; ++I)

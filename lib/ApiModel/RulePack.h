@@ -111,11 +111,11 @@ enum class OpClass { Pointwise, Reduction, Library, View, DataDependent, Host };
 /// How a pack's API spells the deferred-accumulation fix (docs/fixes.md):
 /// templates with $value, $dtype and $type placeholders.
 struct AccumulationFixTemplate {
-  std::string Pack;          ///< the pack that gave it
-  std::string Init;          ///< a zero-dimensional host zero: "$dtype"
-  std::string Value;         ///< the one-element value, detached: "$value"
-  std::string Count;         ///< the same for integer counts: "$value", "$dtype"
-  std::string Read;          ///< the host value of "$value" as "$type"
+  std::string Pack;  ///< the pack that gave it
+  std::string Init;  ///< a zero-dimensional host zero: "$dtype"
+  std::string Value; ///< the one-element value, detached: "$value"
+  std::string Count; ///< the same for integer counts: "$value", "$dtype"
+  std::string Read;  ///< the host value of "$value" as "$type"
   std::string FloatingDtype; ///< the accumulator's dtype for floating sums
   std::string IntegralDtype; ///< ... and for integer counts
 };

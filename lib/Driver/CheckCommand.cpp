@@ -1197,8 +1197,8 @@ int runCheck(const CheckOptions &Opts) {
       llvm::sys::fs::make_absolute(Main);
     }
     llvm::sys::fs::current_path(Here);
-    std::string Yaml = exportFixesYaml(R.Findings, std::string(Main),
-                                       std::string(Here));
+    std::string Yaml =
+        exportFixesYaml(R.Findings, std::string(Main), std::string(Here));
     if (std::optional<std::string> Err = writeOutput(
             Opts.ExportFixesPath, [&](llvm::raw_ostream &OS) { OS << Yaml; })) {
       errorLine(*Err);
@@ -1210,9 +1210,9 @@ int runCheck(const CheckOptions &Opts) {
     for (const std::string &N : Done.Notes)
       llvm::errs() << "seam: note: " << N << "\n";
     if (!Opts.Quiet)
-      llvm::errs() << "seam: applied " << Done.Applied << " of "
-                   << Done.Offered << " fix" << (Done.Offered == 1 ? "" : "es")
-                   << " to " << Done.Files.size() << " file"
+      llvm::errs() << "seam: applied " << Done.Applied << " of " << Done.Offered
+                   << " fix" << (Done.Offered == 1 ? "" : "es") << " to "
+                   << Done.Files.size() << " file"
                    << (Done.Files.size() == 1 ? "" : "s") << "\n";
     if (Done.WriteFailed)
       return 2;

@@ -112,8 +112,8 @@ void writeJson(llvm::raw_ostream &OS, const Report &R) {
          {"cost", F.Cost ? costJson(*F.Cost) : nlohmann::json(nullptr)},
          {"details", F.Details},
          {"fix", F.AutoFix ? fixJson(*F.AutoFix) : nlohmann::json(nullptr)},
-         {"noFix", F.AutoFix ? nlohmann::json(nullptr)
-                             : nlohmann::json(F.NoFixReason)},
+         {"noFix",
+          F.AutoFix ? nlohmann::json(nullptr) : nlohmann::json(F.NoFixReason)},
          {"suggestion", F.Suggestion.empty() ? nlohmann::json(nullptr)
                                              : nlohmann::json(F.Suggestion)},
          {"fingerprint", F.Fingerprint}});

@@ -235,22 +235,20 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
       // replacement; an insertion deletes an empty region.
       nlohmann::json Replacements = nlohmann::json::array();
       for (const TextEdit &E : F.AutoFix->Edits)
-        Replacements.push_back(
-            {{"deletedRegion",
-              {{"startLine", E.Line},
-               {"startColumn", E.Column},
-               {"endLine", E.EndLine},
-               {"endColumn", E.EndColumn}}},
-             {"insertedContent", {{"text", E.Text}}}});
+        Replacements.push_back({{"deletedRegion",
+                                 {{"startLine", E.Line},
+                                  {"startColumn", E.Column},
+                                  {"endLine", E.EndLine},
+                                  {"endColumn", E.EndColumn}}},
+                                {"insertedContent", {{"text", E.Text}}}});
       std::string Description = F.AutoFix->Description;
       if (!F.AutoFix->Effect.empty())
         Description += "; " + F.AutoFix->Effect;
-      Result["fixes"] = {
-          {{"description", {{"text", Description}}},
-           {"artifactChanges",
-            {{{"artifactLocation", artifact(F.AutoFix->Edits.front().File,
-                                            Base)},
-              {"replacements", Replacements}}}}}};
+      Result["fixes"] = {{{"description", {{"text", Description}}},
+                          {"artifactChanges",
+                           {{{"artifactLocation",
+                              artifact(F.AutoFix->Edits.front().File, Base)},
+                             {"replacements", Replacements}}}}}};
       Props["fixKind"] = F.AutoFix->Kind;
     } else if (!F.NoFixReason.empty()) {
       Props["noFix"] = F.NoFixReason;
