@@ -1,13 +1,13 @@
 //===- ApplyFixes.cpp - `seam check --fix` and `--export-fixes` -----------===//
 #include "Driver/ApplyFixes.h"
 
+#include "Driver/Output.h"
 #include "Support/InputFile.h"
 
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/YAMLTraits.h"
 #include <map>
 #include <set>
@@ -30,41 +30,6 @@ clang::tooling::Replacements toReplacements(const Fix &X, std::string &Why) {
       return {};
     }
   return Out;
-}
-
-/// Writes \p Text over \p Path through a temporary file beside it, keeping
-/// its permissions; a symlink's target is what is rewritten.
-std::optional<std::string> replaceFile(const std::string &Path,
-                                       llvm::StringRef Text) {
-  namespace fs = llvm::sys::fs;
-  llvm::SmallString<256> Real;
-  if (std::error_code EC = fs::real_path(Path, Real))
-    return "cannot rewrite '" + Path + "': " + EC.message();
-  fs::file_status St;
-  if (std::error_code EC = fs::status(Real, St))
-    return "cannot rewrite '" + Path + "': " + EC.message();
-  int FD = -1;
-  llvm::SmallString<256> Tmp;
-  if (std::error_code EC =
-          fs::createUniqueFile(Real + ".seam-fix-%%%%%%", FD, Tmp))
-    return "cannot rewrite '" + Path + "': " + EC.message();
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      std::string Msg = OS.error().message();
-      OS.clear_error();
-      fs::remove(Tmp);
-      return "cannot rewrite '" + Path + "': " + Msg;
-    }
-  }
-  (void)fs::setPermissions(Tmp, St.permissions());
-  if (std::error_code EC = fs::rename(Tmp, Real)) {
-    fs::remove(Tmp);
-    return "cannot rewrite '" + Path + "': " + EC.message();
-  }
-  return std::nullopt;
 }
 
 } // namespace
@@ -150,7 +115,7 @@ FixOutcome applyFixes(llvm::ArrayRef<Finding> Findings,
                           llvm::toString(New.takeError()));
       continue;
     }
-    if (std::optional<std::string> Err = replaceFile(File, *New)) {
+    if (std::optional<std::string> Err = rewriteFile(File, *New)) {
       Out.Notes.push_back(*Err);
       Out.WriteFailed = true;
       continue;

@@ -35,6 +35,39 @@ std::optional<std::string> checkOutputPath(llvm::StringRef Path,
   return std::nullopt;
 }
 
+/// Writes what \p Fn produces to a temporary file beside \p Path and
+/// renames it over \p Path; \p Perms, when given, are the new file's.
+/// Errors start with \p Why.
+static std::optional<std::string>
+replaceAtomically(llvm::StringRef Path, const std::string &Why,
+                  llvm::function_ref<void(llvm::raw_ostream &)> Fn,
+                  std::optional<llvm::sys::fs::perms> Perms) {
+  namespace fs = llvm::sys::fs;
+  int FD = -1;
+  llvm::SmallString<256> Tmp;
+  if (std::error_code EC =
+          fs::createUniqueFile(Path + ".seam-tmp-%%%%%%", FD, Tmp))
+    return Why + ": " + EC.message();
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    Fn(OS);
+    OS.close();
+    if (OS.has_error()) {
+      std::string Msg = OS.error().message();
+      OS.clear_error();
+      fs::remove(Tmp);
+      return Why + ": " + Msg;
+    }
+  }
+  if (Perms)
+    (void)fs::setPermissions(Tmp, *Perms);
+  if (std::error_code EC = fs::rename(Tmp, Path)) {
+    fs::remove(Tmp);
+    return Why + ": " + EC.message();
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string>
 writeOutput(llvm::StringRef Path,
             llvm::function_ref<void(llvm::raw_ostream &)> Fn) {
@@ -66,27 +99,22 @@ writeOutput(llvm::StringRef Path,
     }
     return std::nullopt;
   }
-  int FD = -1;
-  llvm::SmallString<256> Tmp;
-  EC = fs::createUniqueFile(Path + ".seam-tmp-%%%%%%", FD, Tmp);
-  if (EC)
-    return "cannot write output file '" + Path.str() + "': " + EC.message();
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    Fn(OS);
-    OS.close();
-    if (OS.has_error()) {
-      std::string Msg = OS.error().message();
-      OS.clear_error();
-      fs::remove(Tmp);
-      return "cannot write output file '" + Path.str() + "': " + Msg;
-    }
-  }
-  if ((EC = fs::rename(Tmp, Path))) {
-    fs::remove(Tmp);
-    return "cannot write output file '" + Path.str() + "': " + EC.message();
-  }
-  return std::nullopt;
+  return replaceAtomically(
+      Path, "cannot write output file '" + Path.str() + "'", Fn, std::nullopt);
+}
+
+std::optional<std::string> rewriteFile(llvm::StringRef Path,
+                                       llvm::StringRef Text) {
+  namespace fs = llvm::sys::fs;
+  std::string Why = "cannot rewrite '" + Path.str() + "'";
+  llvm::SmallString<256> Real;
+  fs::file_status St;
+  if (std::error_code EC = fs::real_path(Path, Real))
+    return Why + ": " + EC.message();
+  if (std::error_code EC = fs::status(Real, St))
+    return Why + ": " + EC.message();
+  return replaceAtomically(
+      Real, Why, [&](llvm::raw_ostream &OS) { OS << Text; }, St.permissions());
 }
 
 } // namespace seam

@@ -30,6 +30,12 @@ std::optional<std::string>
 writeOutput(llvm::StringRef Path,
             llvm::function_ref<void(llvm::raw_ostream &)> Fn);
 
+/// Replaces the contents of the existing file \p Path with \p Text, as
+/// writeOutput does (a temporary file renamed over it), keeping its
+/// permissions; through a symlink, the target is rewritten. For --fix.
+std::optional<std::string> rewriteFile(llvm::StringRef Path,
+                                       llvm::StringRef Text);
+
 } // namespace seam
 
 #endif

@@ -81,15 +81,14 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
     }
     Answered[F.SiteIndex] = I;
     const TriggerSite &S = Sites[F.SiteIndex];
-    FixInput In{Ctx, Api, Regions, S, F};
+    FixInput In{Ctx, Api, Regions, S};
     std::string Reason;
     for (const FixKind *K : fixRegistry()) {
-      const clang::Stmt *Anchor = K->anchor(In);
-      unsigned Slot = Anchor ? Slots.lookup(Anchor) : 0;
-      FixAnswer A = K->propose(In, Slot);
+      FixAnswer A = K->propose(
+          In, [&](const clang::Stmt *At) { return Slots.lookup(At); });
       if (A.Rewrite) {
-        if (Anchor)
-          ++Slots[Anchor];
+        if (A.Anchor)
+          ++Slots[A.Anchor];
         A.Rewrite->Effect = effectOf(F);
         F.AutoFix = std::move(A.Rewrite);
         break;

@@ -16,8 +16,8 @@
 #include "Regions/RegionModel.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace seam {
@@ -28,7 +28,6 @@ struct FixInput {
   const ApiModel &Api;
   const RegionModel &Regions;
   const TriggerSite &Site;
-  const Finding &Result;
 };
 
 /// A fix kind's answer: a rewrite, or why it does not apply ("" when the
@@ -36,6 +35,8 @@ struct FixInput {
 struct FixAnswer {
   std::optional<Fix> Rewrite;
   std::string Reason;
+  /// The statement the rewrite is anchored at (see FixKind::propose).
+  const clang::Stmt *Anchor = nullptr;
 };
 
 /// A kind of fix: finds its pattern at a site and proves its preconditions.
@@ -45,12 +46,12 @@ public:
   virtual llvm::StringRef name() const = 0;
   /// Rewrites of one kind that anchor at the same statement (two
   /// accumulators read back after one loop) must not insert at the same
-  /// offset, or clang-apply-replacements refuses both: \p Slot is how many
-  /// earlier findings of this TU got a rewrite anchored at the same
-  /// statement (0 for the first).
-  virtual FixAnswer propose(const FixInput &In, unsigned Slot) const = 0;
-  /// The anchor \p In's rewrite would use, to count its slot first.
-  virtual const clang::Stmt *anchor(const FixInput &In) const = 0;
+  /// offset, or clang-apply-replacements refuses both: \p SlotOf tells how
+  /// many earlier findings of this TU got a rewrite anchored at a statement
+  /// (0 for the first); the answer names the anchor it used.
+  virtual FixAnswer
+  propose(const FixInput &In,
+          llvm::function_ref<unsigned(const clang::Stmt *)> SlotOf) const = 0;
 };
 
 /// Every fix kind, in the order they are asked.

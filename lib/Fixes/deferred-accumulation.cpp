@@ -19,6 +19,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSet.h"
+#include <variant>
 
 using namespace clang;
 
@@ -284,14 +285,9 @@ class DeferredAccumulation : public FixKind {
 public:
   llvm::StringRef name() const override { return "deferred-accumulation"; }
 
-  const Stmt *anchor(const FixInput &In) const override {
-    auto M = match(In);
-    return std::holds_alternative<Accumulation>(M)
-               ? std::get<Accumulation>(M).Loop
-               : nullptr;
-  }
-
-  FixAnswer propose(const FixInput &In, unsigned Slot) const override {
+  FixAnswer
+  propose(const FixInput &In,
+          llvm::function_ref<unsigned(const Stmt *)> SlotOf) const override {
     FixAnswer Out;
     auto M = match(In);
     if (auto *Why = std::get_if<std::string>(&M)) {
@@ -299,6 +295,7 @@ public:
       return Out;
     }
     const Accumulation &A = std::get<Accumulation>(M);
+    unsigned Slot = SlotOf(A.Loop);
     ASTContext &Ctx = In.Ctx;
     const SourceManager &SM = Ctx.getSourceManager();
     const FunctionDecl *FD = In.Regions.functions()[In.Site.Node].FD;
@@ -431,6 +428,7 @@ public:
       F.Description += "; the sum is taken in " + Dtype +
                        ", equal up to floating-point summation order";
     Out.Rewrite = std::move(F);
+    Out.Anchor = A.Loop;
     return Out;
   }
 };
