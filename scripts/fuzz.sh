@@ -16,14 +16,15 @@ CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEAM_BUILD_TESTS=OFF -DSEAM_FUZZ=ON \
   -DSEAM_SANITIZE=fuzzer-no-link,address,undefined
 cmake --build build-fuzz --target seam_fuzz_RulePack seam_fuzz_Profile \
-  seam_fuzz_Config
+  seam_fuzz_Config seam_fuzz_Baseline seam_fuzz_Merge seam_fuzz_CacheEntry
 export ASAN_OPTIONS=detect_leaks=1
-for T in RulePack:rulepack Profile:profile Config:config; do
+for T in RulePack:rulepack Profile:profile Config:config Baseline:baseline \
+         Merge:merge CacheEntry:cache; do
   NAME=${T%%:*}; SEEDS=fuzz/corpus/${T##*:}
   WORK=build-fuzz/work-$NAME; mkdir -p "$WORK"
   echo "fuzz: $NAME, $RUNS runs (seed $SEED), at most ${SECS}s"
   (cd build-fuzz && ./bin/seam_fuzz_$NAME -max_total_time="$SECS" \
      -runs="$RUNS" -seed="$SEED" \
-     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+     -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 -close_fd_mask=3 \
      "../$WORK" "../$SEEDS")
 done
