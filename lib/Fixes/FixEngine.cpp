@@ -87,8 +87,8 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
       FixAnswer A = K->propose(
           In, [&](const clang::Stmt *At) { return Slots.lookup(At); });
       if (A.Rewrite) {
-        if (A.Anchor)
-          ++Slots[A.Anchor];
+        for (const clang::Stmt *At : A.Anchors)
+          ++Slots[At];
         A.Rewrite->Effect = effectOf(F);
         F.AutoFix = std::move(A.Rewrite);
         break;

@@ -35,8 +35,8 @@ struct FixInput {
 struct FixAnswer {
   std::optional<Fix> Rewrite;
   std::string Reason;
-  /// The statement the rewrite is anchored at (see FixKind::propose).
-  const clang::Stmt *Anchor = nullptr;
+  /// The statements the rewrite is anchored at (see FixKind::propose).
+  std::vector<const clang::Stmt *> Anchors;
 };
 
 /// A kind of fix: finds its pattern at a site and proves its preconditions.

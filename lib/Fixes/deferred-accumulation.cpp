@@ -208,6 +208,9 @@ public:
 
   std::string Problem;
   llvm::StringSet<> Names; ///< every name declared or used in the function
+  /// Uses of acc inside the loop, and the words for the first.
+  std::vector<const DeclRefExpr *> InLoop;
+  std::string FirstInLoop;
 
   bool VisitNamedDecl(NamedDecl *D) {
     if (D->getIdentifier())
@@ -232,8 +235,16 @@ public:
     SourceLocation L = DR->getLocation();
     const SourceManager &SM = Ctx.getSourceManager();
     if (inLoop(L)) {
-      Problem = "'" + Name + "' is " + (written(DR) ? "written" : "read") +
-                " inside the loop at line " + line(Ctx, L);
+      // A use under a guard may see the sum if the sum is added there
+      // first (guardOf); any other use inside the loop withholds the fix.
+      if (DR->refersToEnclosingVariableOrCapture())
+        Problem = "'" + Name + "' is captured by a lambda inside the loop " +
+                  "at line " + line(Ctx, L);
+      else if (InLoop.empty())
+        FirstInLoop = "'" + Name + "' is " +
+                      (written(DR) ? "written" : "read") +
+                      " inside the loop at line " + line(Ctx, L);
+      InLoop.push_back(DR);
       return true;
     }
     if (!SM.isBeforeInTranslationUnit(L, A.Loop->getBeginLoc()))
@@ -272,6 +283,54 @@ private:
   const Accumulation &A;
 };
 
+/// The `if` inside the loop whose braced then-branch holds every use of acc
+/// in the loop (and not the accumulation): the sum is added to acc at the
+/// start of that branch, so what it reads is what it read before. Null when
+/// there is none.
+const IfStmt *guardOf(ASTContext &Ctx, const Accumulation &A,
+                      llvm::ArrayRef<const DeclRefExpr *> Uses) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const IfStmt *Guard = nullptr;
+  for (const Stmt *Up = Uses.front(); Up && Up != A.Loop;) {
+    auto Ps = Ctx.getParents(*Up);
+    Up = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+    if (auto *If = dyn_cast_or_null<IfStmt>(Up);
+        If &&
+        contains(SM, If->getThen()->getSourceRange(),
+                 Uses.front()->getLocation()) &&
+        !contains(SM, If->getSourceRange(), A.Assign->getBeginLoc()))
+      Guard = If; // the outermost one wins
+  }
+  if (!Guard || !isa<CompoundStmt>(Guard->getThen()) ||
+      Guard->getBeginLoc().isMacroID())
+    return nullptr;
+  for (const DeclRefExpr *U : Uses)
+    if (!contains(SM, Guard->getThen()->getSourceRange(), U->getLocation()))
+      return nullptr;
+  return Guard;
+}
+
+/// Where the \p Slot-th rewrite anchored at the same place inserts its
+/// line: right after \p After (slot 0), or at the start of the next line
+/// when \p After ends its line (slot 1); text for either.
+std::optional<TextEdit> lineInsert(ASTContext &Ctx, SourceLocation After,
+                                   unsigned Slot, const std::string &Indent,
+                                   const std::string &Line) {
+  if (Slot == 0)
+    return insertEdit(Ctx, After, "\n" + Indent + Line);
+  if (Slot > 1)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(SM.getFileID(After), &Invalid);
+  unsigned Off = SM.getFileOffset(After);
+  size_t NL = Invalid ? StringRef::npos : Buf.find('\n', Off);
+  if (NL == StringRef::npos || !Buf.slice(Off, NL).trim(" \t\r").empty())
+    return std::nullopt;
+  return insertEdit(Ctx, After.getLocWithOffset(NL + 1 - Off),
+                    Indent + Line + "\n");
+}
+
 std::string typeText(ASTContext &Ctx, QualType T) {
   T = T.getUnqualifiedType();
   if (auto *S = T->getAs<SubstTemplateTypeParmType>())
@@ -295,7 +354,6 @@ public:
       return Out;
     }
     const Accumulation &A = std::get<Accumulation>(M);
-    unsigned Slot = SlotOf(A.Loop);
     ASTContext &Ctx = In.Ctx;
     const SourceManager &SM = Ctx.getSourceManager();
     const FunctionDecl *FD = In.Regions.functions()[In.Site.Node].FD;
@@ -316,28 +374,16 @@ public:
       return Out;
     }
 
-    // Where the sum is read back: after the loop; a second accumulator of
-    // the same loop at the start of the next line (one offset each).
-    SourceLocation LoopEnd = endOfStatement(Ctx, A.Loop);
-    std::string Indent = indentOf(Ctx, A.Loop->getBeginLoc());
-    SourceLocation ReadAt = LoopEnd;
-    if (Slot == 1) {
-      bool Invalid = false;
-      StringRef Buf = SM.getBufferData(SM.getFileID(LoopEnd), &Invalid);
-      unsigned Off = SM.getFileOffset(LoopEnd);
-      size_t NL = Invalid ? StringRef::npos : Buf.find('\n', Off);
-      if (NL == StringRef::npos || !Buf.slice(Off, NL).trim(" \t\r").empty()) {
-        Out.Reason = "another sum is read back after the same loop, and the "
-                     "loop's line does not end there";
+    // A use of acc inside the loop is allowed under one guard, where the
+    // sum is added first.
+    const IfStmt *Guard = nullptr;
+    if (!Uses.InLoop.empty()) {
+      Guard = guardOf(Ctx, A, Uses.InLoop);
+      if (!Guard) {
+        Out.Reason = Uses.FirstInLoop + ", outside one guarded block";
         return Out;
       }
-      ReadAt = LoopEnd.getLocWithOffset(NL + 1 - Off);
-    } else if (Slot > 1) {
-      Out.Reason = "two other sums are read back after the same loop: run "
-                   "--fix again once their fixes are applied";
-      return Out;
     }
-
     std::string Acc = A.Acc->getName().str();
     std::string Name = Acc + "_device";
     for (unsigned N = 2;
@@ -418,17 +464,53 @@ public:
             " = " + instantiate(T->Init, {{"dtype", Dtype}}) + ";"));
     F.Edits.push_back(
         replaceEdit(Ctx, *AssignRange, Name + " = " + Name + " + " + Added));
-    F.Edits.push_back(insertEdit(Ctx, ReadAt,
-                                 Slot == 0 ? "\n" + Indent + ReadBack
-                                           : Indent + ReadBack + "\n"));
+    // Where the sum is read back: after the loop, and at the start of the
+    // guarded block that reads acc; a second sum anchored at the same place
+    // inserts at the start of the next line (one offset each).
+    SourceLocation LoopEnd = endOfStatement(Ctx, A.Loop);
+    std::optional<TextEdit> After =
+        lineInsert(Ctx, LoopEnd, SlotOf(A.Loop),
+                   indentOf(Ctx, A.Loop->getBeginLoc()), ReadBack);
+    if (!After) {
+      Out.Reason = "two other sums are read back after the same loop: run "
+                   "--fix again once their fixes are applied";
+      return Out;
+    }
+    if (Guard) {
+      auto *Then = cast<CompoundStmt>(Guard->getThen());
+      std::string Indent =
+          Then->body_empty()
+              ? indentOf(Ctx, Guard->getBeginLoc()) + "  "
+              : indentOf(Ctx, (*Then->body_begin())->getBeginLoc());
+      std::optional<TextEdit> Merge = lineInsert(
+          Ctx, Then->getLBracLoc().getLocWithOffset(1), SlotOf(Guard), Indent,
+          ReadBack + " " + Name + " = " +
+              instantiate(T->Init, {{"dtype", Dtype}}) + ";");
+      if (!Merge) {
+        Out.Reason = "other sums are already added at the start of the "
+                     "guarded block: run --fix again once their fixes are "
+                     "applied";
+        return Out;
+      }
+      F.Edits.push_back(std::move(*Merge));
+      Out.Anchors.push_back(Guard);
+    }
+    F.Edits.push_back(std::move(*After));
+    Out.Anchors.push_back(A.Loop);
+    llvm::sort(F.Edits, [](const TextEdit &X, const TextEdit &Y) {
+      return X.Offset < Y.Offset;
+    });
     F.Description = "accumulate '" + Acc + "' on the device in '" + Name +
                     "' and read it once after the loop (line " +
                     line(Ctx, LoopEnd) + ")";
     if (Floating)
       F.Description += "; the sum is taken in " + Dtype +
                        ", equal up to floating-point summation order";
+    if (Guard)
+      F.Description += "; the guarded block at line " +
+                       line(Ctx, Guard->getBeginLoc()) +
+                       " adds the sum so far first, and waits only there";
     Out.Rewrite = std::move(F);
-    Out.Anchor = A.Loop;
     return Out;
   }
 };

@@ -89,19 +89,46 @@ double sized(torch::Tensor x, const std::vector<int> &v, int n) {
 // FIXED:      s_device = s_device + x.sum().detach().reshape({}) * static_cast<double>(v.size());
 // FIXED-NEXT: s += s_device.item<double>();
 
-// Read inside the loop: no fix, and the reason names the line.
+// Read inside the loop outside a braced guard: no fix, and the reason names
+// the line.
 float logged(torch::Tensor x, int n) {
   x = x.to(torch::kCUDA);
   float running = 0;
   for (int i = 0; i < n; ++i) {
     running += x.sum().item<float>();
     // CHECK: :[[@LINE-1]]:24: warning: host sync{{.*}}[seam-host-sync]
-    // CHECK: note: no automatic fix: 'running' is read inside the loop at line [[@LINE+2]]; suggestion:
+    // CHECK: note: no automatic fix: 'running' is read inside the loop at line [[@LINE+2]], outside one guarded block; suggestion:
     if (i % 10 == 0)
       std::cout << running << "\n";
   }
   return running;
 }
+
+// Read and reset under a guard: the sum so far is added at the start of the
+// guarded block, which then reads what it read before; it waits only there.
+double guarded(torch::Tensor x, int n) {
+  x = x.to(torch::kCUDA);
+  double running = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i % 100 == 99) {
+      std::cout << running / 100 << "\n";
+      running = 0;
+    }
+    running += x.sum().item<double>();
+    // CHECK: :[[@LINE-1]]:24: warning: host sync{{.*}}[seam-host-sync]
+    // CHECK: note: fix (deferred-accumulation): accumulate 'running' on the device in 'running_device' and read it once after the loop (line [[@LINE+2]]); the sum is taken in torch::kDouble, equal up to floating-point summation order; the guarded block at line [[@LINE-6]] adds the sum so far first, and waits only there;
+    // CHECK: fix-it:"{{.*}}":{[[@LINE-7]]:25-[[@LINE-7]]:25}:"\n      running += running_device.item<double>(); running_device = torch::zeros({}, torch::kDouble);"
+  }
+  return running;
+}
+// FIXED:      if (i % 100 == 99) {
+// FIXED-NEXT:   running += running_device.item<double>(); running_device = torch::zeros({}, torch::kDouble);
+// FIXED-NEXT:   std::cout << running / 100 << "\n";
+// FIXED-NEXT:   running = 0;
+// FIXED-NEXT: }
+// FIXED-NEXT: running_device = running_device + x.sum().detach().reshape({});
+// FIXED:      {{^  }}running += running_device.item<double>();{{$}}
+// FIXED-NEXT: return running;
 
 // A reference made before the loop, a member, a macro, a lambda: no fix.
 struct Meter {
@@ -158,11 +185,13 @@ void printed(torch::Tensor x, int n) {
   // CHECK: note: no automatic fix: no fix kind rewrites this use of the value; suggestion: print every N steps
 }
 
-// APPLIED: seam: applied 5 of 5 fixes to 1 file
+// APPLIED: seam: applied 6 of 6 fixes to 1 file
 
 // After --fix: the sums that were fixed are gone; what had no fix stays.
 // AFTER: :{{[0-9]+}}:18: warning: host sync{{.*}}'x.max()'{{.*}}[seam-host-sync]
 // AFTER: warning: host sync{{.*}}'x.sum()'{{.*}}[seam-host-sync]
+// The guarded block's read remains, once per 100 iterations.
+// AFTER: warning: host sync: '.item()' reads 'running_device' on the host; ~10.2 us device idle per execution, every 100th iteration{{.*}}[seam-host-sync]
 // AFTER: warning: host sync{{.*}}'x.sum()'{{.*}}[seam-host-sync]
 // AFTER: warning: host sync{{.*}}'x.sum()'{{.*}}[seam-host-sync]
 // AFTER: warning: host sync{{.*}}[seam-host-sync]
