@@ -536,7 +536,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
     }
     if (!O.Parse.Ok)
       Fail(J.File, O.Parse.Error);
-    ++(O.Cached ? R.CacheHits : R.CacheMisses);
+    if (Cache) // with --no-cache nothing was looked up
+      ++(O.Cached ? R.CacheHits : R.CacheMisses);
     AnalyzedFiles.insert(relativeToRoot(J.Filter.MainFile, R.SourceRoot));
     for (const std::string &F : O.Analysis.Incomplete)
       llvm::errs() << "seam: note: the analysis of '" << F

@@ -142,9 +142,12 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
         }
       if (Run.contains("properties")) {
         const nlohmann::json &P = Run["properties"];
+        for (const char *Key : {"incompleteFunctions", "baselined"})
+          if (P.contains(Key) && !P[Key].is_number_integer())
+            return fail("'" + Path + "' is not a SARIF file Seam can merge: " +
+                        "run.properties." + Key + " is not an integer");
         auto Count = [&](const char *Key) -> int64_t {
-          return P.contains(Key) && P[Key].is_number() ? P[Key].get<int64_t>()
-                                                       : 0;
+          return P.contains(Key) ? P[Key].get<int64_t>() : 0;
         };
         Incomplete += Count("incompleteFunctions");
         Baselined += Count("baselined");

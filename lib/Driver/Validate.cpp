@@ -1,6 +1,7 @@
 //===- Validate.cpp - `seam validate`: estimates checked line by line -----===//
 #include "Driver/Validate.h"
 
+#include "Cost/Profile.h"
 #include "Driver/Calibrate.h"
 #include "Driver/Output.h"
 #include "Driver/Timeline.h"
@@ -514,8 +515,11 @@ int runValidate(const ValidateOptions &Opts) {
   if (Opts.Run.empty())
     return fail("--run needs the program to run");
   auto Exe = llvm::sys::findProgramByName(Opts.Run.front());
-  if (!Exe || !llvm::sys::fs::can_execute(*Exe))
-    return fail("cannot run '" + Opts.Run.front() + "': not found");
+  if (!Exe || !llvm::sys::fs::can_execute(*Exe)) {
+    bool Exists = llvm::sys::fs::exists(Exe ? *Exe : Opts.Run.front());
+    return fail("cannot run '" + Opts.Run.front() + "': " +
+                (Exists ? "it is not an executable file" : "not found"));
+  }
 
   // Nothing written may replace an input: the sources, packs and
   // configuration, the program, or a file named among its arguments.
@@ -660,6 +664,14 @@ int runValidate(const ValidateOptions &Opts) {
     nlohmann::json P = profileFrom(Cal, Command, Warnings);
     for (const std::string &W : Warnings)
       llvm::errs() << "seam: warning: " << W << "\n";
+    // What the runtime measured must make a whole profile; the temporary
+    // file it is written to is no name for the user to look for.
+    if (llvm::Expected<DeviceProfile> Whole =
+            parseProfile(P.dump(), "calibration");
+        !Whole)
+      return fail("the site report of '" + Opts.Run.front() +
+                  "' has an incomplete calibration: " +
+                  llvm::toString(Whole.takeError()));
     if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
             "seam-validate-profile", "json", ProfilePath))
       return fail("cannot create a temporary file: " + EC.message());

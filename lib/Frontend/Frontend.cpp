@@ -61,7 +61,10 @@ makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
       nlohmann::json J =
           nlohmann::json::parse((*Buf)->getBuffer().begin(),
                                 (*Buf)->getBuffer().end(), nullptr, false);
-      if (J.is_discarded() || !J.is_array())
+      bool Entries = J.is_array() && llvm::all_of(J, [](const auto &E) {
+                       return E.is_object();
+                     });
+      if (J.is_discarded() || !Entries)
         return llvm::createStringError(
             llvm::inconvertibleErrorCode(),
             "'%s' is not a valid compilation database (expected a JSON "
@@ -71,11 +74,15 @@ makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
     std::string Err;
     std::unique_ptr<CompilationDatabase> DB =
         CompilationDatabase::loadFromDirectory(Opts.BuildDir, Err);
-    if (!DB)
+    if (!DB) {
+      // LLVM gives one line per database kind it tried: one line here.
+      std::string Why = llvm::StringRef(Err).trim().str();
+      std::replace(Why.begin(), Why.end(), '\n', ';');
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           "cannot load the compilation database in '%s': %s",
-          Opts.BuildDir.c_str(), Err.c_str());
+          Opts.BuildDir.c_str(), Why.c_str());
+    }
     // As clang-tidy does: files missing from the database borrow the
     // flags of a similar file.
     return inferTargetAndDriverMode(inferMissingCompileCommands(
