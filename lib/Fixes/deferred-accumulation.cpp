@@ -13,10 +13,10 @@
 //===----------------------------------------------------------------------===//
 #include "Fixes/FixEngine.h"
 #include "Fixes/FixSupport.h"
+#include "Fixes/LoopVariable.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSet.h"
 #include <variant>
@@ -35,18 +35,8 @@ struct Accumulation {
   const Expr *Value = nullptr;           ///< the scalar read, converted
   const Expr *Added = nullptr; ///< what is added: Value, or Value * host
   std::string ReadOp;          ///< "+=", "-=", "= acc +", "= acc -"
-  const Stmt *Loop = nullptr;  ///< the outermost loop inside acc's scope
-  const DeclStmt *AccDecl = nullptr;
+  LoopVariable In;             ///< acc, its loop and its guard
 };
-
-bool isLoop(const Stmt *S) {
-  return isa<ForStmt, CXXForRangeStmt, WhileStmt, DoStmt>(S);
-}
-
-bool contains(const SourceManager &SM, SourceRange R, SourceLocation L) {
-  return !SM.isBeforeInTranslationUnit(L, R.getBegin()) &&
-         !SM.isBeforeInTranslationUnit(R.getEnd(), L);
-}
 
 bool arithmetic(QualType T) {
   T = T.getCanonicalType();
@@ -56,10 +46,6 @@ bool arithmetic(QualType T) {
 
 const DeclRefExpr *varRef(const Expr *E) {
   return dyn_cast_or_null<DeclRefExpr>(bare(E));
-}
-
-std::string line(ASTContext &Ctx, SourceLocation L) {
-  return std::to_string(Ctx.getSourceManager().getSpellingLineNumber(L));
 }
 
 /// The scalar read with what converts it (`.toFloat()`, a cast) and, for
@@ -145,8 +131,7 @@ std::variant<Accumulation, std::string> match(const FixInput &In) {
     return std::string("the sum is not a local variable");
   A.Acc = dyn_cast<VarDecl>(A.AccLhs->getDecl());
   std::string Name = A.AccLhs->getNameInfo().getAsString();
-  if (!A.Acc || !A.Acc->isLocalVarDecl() || !A.Acc->hasLocalStorage() ||
-      A.Acc->getType()->isReferenceType())
+  if (!A.Acc)
     return "'" + Name +
            "' is not a local variable of this function: other code may read "
            "it while the loop runs";
@@ -159,176 +144,15 @@ std::variant<Accumulation, std::string> match(const FixInput &In) {
            "(integer and floating)";
   if (isa<Expr>(parentOf(Ctx, A.Assign)))
     return "the assignment's own value is used";
-
-  const FunctionDecl *FD = In.Regions.functions()[S.Node].FD;
-  if (!FD || FD->getTemplateInstantiationPattern() || FD->isDependentContext())
-    return std::string("the sum is in a template: one rewrite would have to "
-                       "hold for every instantiation");
-  if (A.Acc->getDeclContext() != FD)
-    return "'" + Name + "' is declared outside this function's body";
-
-  // The outermost loop around the assignment that does not hold acc.
-  SourceLocation AccLoc = A.Acc->getLocation();
-  const Stmt *Inner = A.Assign;
-  for (const Stmt *Up = parentOf(Ctx, Inner); Up; Up = parentOf(Ctx, Up)) {
-    if (isa<LambdaExpr>(Up) || Up == FD->getBody())
-      break;
-    if (contains(SM, Up->getSourceRange(), AccLoc))
-      break;
-    if (isa<CXXTryStmt>(Up))
-      return std::string("the loop is inside a try block: a handler could "
-                         "read the sum before it is added");
-    if (isLoop(Up))
-      A.Loop = Up;
-  }
-  if (!A.Loop)
-    return "'" + Name + "' is not added to in a loop of this function";
-  if (!isa_and_nonnull<CompoundStmt>(parentOf(Ctx, A.Loop)) ||
-      !startsLine(Ctx, A.Loop->getBeginLoc()))
-    return std::string("the loop does not start its own line in a block");
-  for (const auto &Parent : Ctx.getParents(*A.Acc))
-    A.AccDecl = Parent.get<DeclStmt>();
-  if (!A.AccDecl || !A.AccDecl->isSingleDecl() ||
-      !isa_and_nonnull<CompoundStmt>(parentOf(Ctx, A.AccDecl)))
-    return "'" + Name + "' is not declared by a statement of its own";
-  if (!fileRange(Ctx, A.Assign->getSourceRange()) ||
-      !fileRange(Ctx, A.Loop->getSourceRange()) ||
-      !fileRange(Ctx, A.AccDecl->getSourceRange()) ||
-      SM.getFileID(SM.getFileLoc(A.Loop->getBeginLoc())) !=
-          SM.getFileID(SM.getFileLoc(A.AccDecl->getBeginLoc())))
-    return std::string("the sum is written inside a macro");
+  // A read or reset of the sum under one guard is allowed: the sum so far
+  // is added to acc at the start of that block.
+  auto V = loopVariable(Ctx, In.Regions.functions()[S.Node].FD, A.Acc, A.Assign,
+                        {A.AccLhs, A.AccInRhs}, "the sum",
+                        /*AllowGuard=*/true);
+  if (auto *Why = std::get_if<std::string>(&V))
+    return *Why;
+  A.In = std::move(std::get<LoopVariable>(V));
   return A;
-}
-
-/// Every other use of acc: none inside the loop, and no pointer, reference
-/// or lambda capture made before it that the loop could use.
-class UseFinder : public RecursiveASTVisitor<UseFinder> {
-public:
-  UseFinder(ASTContext &Ctx, const Accumulation &A) : Ctx(Ctx), A(A) {}
-
-  std::string Problem;
-  llvm::StringSet<> Names; ///< every name declared or used in the function
-  /// Uses of acc inside the loop, and the words for the first.
-  std::vector<const DeclRefExpr *> InLoop;
-  std::string FirstInLoop;
-
-  bool VisitNamedDecl(NamedDecl *D) {
-    if (D->getIdentifier())
-      Names.insert(D->getName());
-    return true;
-  }
-
-  bool VisitGotoStmt(GotoStmt *G) {
-    if (Problem.empty() && inLoop(G->getBeginLoc()))
-      Problem = "a goto at line " + line(Ctx, G->getBeginLoc()) +
-                " could leave the loop without the sum being added";
-    return true;
-  }
-
-  bool VisitDeclRefExpr(DeclRefExpr *DR) {
-    if (DR->getDecl()->getIdentifier())
-      Names.insert(DR->getDecl()->getName());
-    if (DR->getDecl() != A.Acc || DR == A.AccLhs || DR == A.AccInRhs ||
-        !Problem.empty())
-      return true;
-    std::string Name = A.Acc->getName().str();
-    SourceLocation L = DR->getLocation();
-    const SourceManager &SM = Ctx.getSourceManager();
-    if (inLoop(L)) {
-      // A use under a guard may see the sum if the sum is added there
-      // first (guardOf); any other use inside the loop withholds the fix.
-      if (DR->refersToEnclosingVariableOrCapture())
-        Problem = "'" + Name + "' is captured by a lambda inside the loop " +
-                  "at line " + line(Ctx, L);
-      else if (InLoop.empty())
-        FirstInLoop = "'" + Name + "' is " +
-                      (written(DR) ? "written" : "read") +
-                      " inside the loop at line " + line(Ctx, L);
-      InLoop.push_back(DR);
-      return true;
-    }
-    if (!SM.isBeforeInTranslationUnit(L, A.Loop->getBeginLoc()))
-      return true; // after the loop: sees the sum, added by then
-    if (DR->refersToEnclosingVariableOrCapture())
-      Problem = "'" + Name + "' is captured by a lambda at line " +
-                line(Ctx, L) + ", which the loop may call";
-    else if (!read(DR) && !written(DR))
-      Problem = "'" + Name + "' is bound to a reference or pointer at line " +
-                line(Ctx, L) + ", which the loop may use";
-    return true;
-  }
-
-private:
-  bool inLoop(SourceLocation L) const {
-    return contains(Ctx.getSourceManager(), A.Loop->getSourceRange(), L);
-  }
-  const Stmt *directParent(const Stmt *S) const {
-    auto Ps = Ctx.getParents(*S);
-    return Ps.empty() ? nullptr : Ps[0].get<Stmt>();
-  }
-  bool read(const DeclRefExpr *DR) const {
-    auto *C = dyn_cast_or_null<ImplicitCastExpr>(directParent(DR));
-    return C && C->getCastKind() == CK_LValueToRValue;
-  }
-  bool written(const DeclRefExpr *DR) const {
-    const Stmt *P = directParent(DR);
-    if (auto *B = dyn_cast_or_null<BinaryOperator>(P))
-      return B->isAssignmentOp() && B->getLHS() == DR;
-    if (auto *U = dyn_cast_or_null<UnaryOperator>(P))
-      return U->isIncrementDecrementOp();
-    return false;
-  }
-
-  ASTContext &Ctx;
-  const Accumulation &A;
-};
-
-/// The `if` inside the loop whose braced then-branch holds every use of acc
-/// in the loop (and not the accumulation): the sum is added to acc at the
-/// start of that branch, so what it reads is what it read before. Null when
-/// there is none.
-const IfStmt *guardOf(ASTContext &Ctx, const Accumulation &A,
-                      llvm::ArrayRef<const DeclRefExpr *> Uses) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  const IfStmt *Guard = nullptr;
-  for (const Stmt *Up = Uses.front(); Up && Up != A.Loop;) {
-    auto Ps = Ctx.getParents(*Up);
-    Up = Ps.empty() ? nullptr : Ps[0].get<Stmt>();
-    if (auto *If = dyn_cast_or_null<IfStmt>(Up);
-        If &&
-        contains(SM, If->getThen()->getSourceRange(),
-                 Uses.front()->getLocation()) &&
-        !contains(SM, If->getSourceRange(), A.Assign->getBeginLoc()))
-      Guard = If; // the outermost one wins
-  }
-  if (!Guard || !isa<CompoundStmt>(Guard->getThen()) ||
-      Guard->getBeginLoc().isMacroID())
-    return nullptr;
-  for (const DeclRefExpr *U : Uses)
-    if (!contains(SM, Guard->getThen()->getSourceRange(), U->getLocation()))
-      return nullptr;
-  return Guard;
-}
-
-/// Where the \p Slot-th rewrite anchored at the same place inserts its
-/// line: right after \p After (slot 0), or at the start of the next line
-/// when \p After ends its line (slot 1); text for either.
-std::optional<TextEdit> lineInsert(ASTContext &Ctx, SourceLocation After,
-                                   unsigned Slot, const std::string &Indent,
-                                   const std::string &Line) {
-  if (Slot == 0)
-    return insertEdit(Ctx, After, "\n" + Indent + Line);
-  if (Slot > 1)
-    return std::nullopt;
-  const SourceManager &SM = Ctx.getSourceManager();
-  bool Invalid = false;
-  StringRef Buf = SM.getBufferData(SM.getFileID(After), &Invalid);
-  unsigned Off = SM.getFileOffset(After);
-  size_t NL = Invalid ? StringRef::npos : Buf.find('\n', Off);
-  if (NL == StringRef::npos || !Buf.slice(Off, NL).trim(" \t\r").empty())
-    return std::nullopt;
-  return insertEdit(Ctx, After.getLocWithOffset(NL + 1 - Off),
-                    Indent + Line + "\n");
 }
 
 std::string typeText(ASTContext &Ctx, QualType T) {
@@ -356,13 +180,6 @@ public:
     const Accumulation &A = std::get<Accumulation>(M);
     ASTContext &Ctx = In.Ctx;
     const SourceManager &SM = Ctx.getSourceManager();
-    const FunctionDecl *FD = In.Regions.functions()[In.Site.Node].FD;
-    UseFinder Uses(Ctx, A);
-    Uses.TraverseDecl(const_cast<FunctionDecl *>(FD));
-    if (!Uses.Problem.empty()) {
-      Out.Reason = Uses.Problem;
-      return Out;
-    }
     const AccumulationFixTemplate *T = nullptr;
     for (const AccumulationFixTemplate &C : In.Api.pack().AccumulationFixes)
       if (C.Pack == In.Site.Match.Rule->Pack)
@@ -374,23 +191,10 @@ public:
       return Out;
     }
 
-    // A use of acc inside the loop is allowed under one guard, where the
-    // sum is added first.
-    const IfStmt *Guard = nullptr;
-    if (!Uses.InLoop.empty()) {
-      Guard = guardOf(Ctx, A, Uses.InLoop);
-      if (!Guard) {
-        Out.Reason = Uses.FirstInLoop + ", outside one guarded block";
-        return Out;
-      }
-    }
+    const IfStmt *Guard = A.In.Guard;
+    const Stmt *Loop = A.In.Loop;
     std::string Acc = A.Acc->getName().str();
-    std::string Name = Acc + "_device";
-    for (unsigned N = 2;
-         Uses.Names.contains(Name) ||
-         !Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty();
-         ++N)
-      Name = Acc + "_device" + std::to_string(N);
+    std::string Name = freshName(Ctx, A.In, Acc + "_device");
 
     bool Floating = A.Value->getType()->isRealFloatingType();
     const std::string &Dtype = Floating ? T->FloatingDtype : T->IntegralDtype;
@@ -459,18 +263,18 @@ public:
     Fix F;
     F.Kind = name().str();
     F.Edits.push_back(insertEdit(
-        Ctx, endOfStatement(Ctx, A.AccDecl),
-        "\n" + indentOf(Ctx, A.AccDecl->getBeginLoc()) + "auto " + Name +
+        Ctx, endOfStatement(Ctx, A.In.Decl),
+        "\n" + indentOf(Ctx, A.In.Decl->getBeginLoc()) + "auto " + Name +
             " = " + instantiate(T->Init, {{"dtype", Dtype}}) + ";"));
     F.Edits.push_back(
         replaceEdit(Ctx, *AssignRange, Name + " = " + Name + " + " + Added));
     // Where the sum is read back: after the loop, and at the start of the
     // guarded block that reads acc; a second sum anchored at the same place
     // inserts at the start of the next line (one offset each).
-    SourceLocation LoopEnd = endOfStatement(Ctx, A.Loop);
+    SourceLocation LoopEnd = endOfStatement(Ctx, Loop);
     std::optional<TextEdit> After =
-        lineInsert(Ctx, LoopEnd, SlotOf(A.Loop),
-                   indentOf(Ctx, A.Loop->getBeginLoc()), ReadBack);
+        lineInsert(Ctx, LoopEnd, SlotOf(Loop),
+                   indentOf(Ctx, Loop->getBeginLoc()), ReadBack);
     if (!After) {
       Out.Reason = "two other sums are read back after the same loop: run "
                    "--fix again once their fixes are applied";
@@ -496,19 +300,19 @@ public:
       Out.Anchors.push_back(Guard);
     }
     F.Edits.push_back(std::move(*After));
-    Out.Anchors.push_back(A.Loop);
+    Out.Anchors.push_back(Loop);
     llvm::sort(F.Edits, [](const TextEdit &X, const TextEdit &Y) {
       return X.Offset < Y.Offset;
     });
     F.Description = "accumulate '" + Acc + "' on the device in '" + Name +
                     "' and read it once after the loop (line " +
-                    line(Ctx, LoopEnd) + ")";
+                    lineOf(Ctx, LoopEnd) + ")";
     if (Floating)
       F.Description += "; the sum is taken in " + Dtype +
                        ", equal up to floating-point summation order";
     if (Guard)
       F.Description += "; the guarded block at line " +
-                       line(Ctx, Guard->getBeginLoc()) +
+                       lineOf(Ctx, Guard->getBeginLoc()) +
                        " adds the sum so far first, and waits only there";
     Out.Rewrite = std::move(F);
     return Out;
