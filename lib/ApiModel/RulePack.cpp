@@ -358,8 +358,19 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
 }
 
 void readFixes(PackReader &R, const json &Obj, RulePack &P) {
-  if (!R.checkKeys(Obj, "fixes", {"deferredAccumulation"}))
+  if (!R.checkKeys(Obj, "fixes", {"deferredAccumulation", "collectedCopies"}))
     return;
+  if (auto C = Obj.find("collectedCopies"); C != Obj.end()) {
+    const std::string Where = "fixes.collectedCopies";
+    if (!R.checkKeys(*C, Where, {"toHost"}))
+      return;
+    CopyFixTemplate T{P.Name, R.string(*C, Where, "toHost", true)};
+    if (!R.Error && T.ToHost.find("$value") == std::string::npos)
+      R.fail(Where + ".toHost", "the template must use $value");
+    if (R.Error)
+      return;
+    P.CopyFixes.push_back(std::move(T));
+  }
   auto It = Obj.find("deferredAccumulation");
   if (It == Obj.end())
     return;
@@ -584,6 +595,7 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.Ops, From.Ops);
   Append(Into.DtypeBytes, From.DtypeBytes);
   Append(Into.AccumulationFixes, From.AccumulationFixes);
+  Append(Into.CopyFixes, From.CopyFixes);
 }
 
 llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,

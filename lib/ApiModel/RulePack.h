@@ -120,6 +120,13 @@ struct AccumulationFixTemplate {
   std::string IntegralDtype; ///< ... and for integer counts
 };
 
+/// How a pack's API spells the collected-copies fix: "$value" copied to
+/// the host (docs/fixes.md).
+struct CopyFixTemplate {
+  std::string Pack;
+  std::string ToHost;
+};
+
 struct RulePack {
   std::string Name;
   int FormatVersion = 1;
@@ -172,6 +179,7 @@ struct RulePack {
 
   // Fixes: how this API spells the rewrites of lib/Fixes (one per pack).
   std::vector<AccumulationFixTemplate> AccumulationFixes;
+  std::vector<CopyFixTemplate> CopyFixes;
 };
 
 /// Parses one pack from JSON text; \p Path names it in errors.

@@ -8,9 +8,11 @@ namespace seam {
 
 // One line per fix kind, defined in lib/Fixes/<kind>.cpp.
 const FixKind &deferredAccumulationFix(); // deferred-accumulation.cpp
+const FixKind &collectedCopiesFix();      // collected-copies.cpp
 
 llvm::ArrayRef<const FixKind *> fixRegistry() {
-  static const FixKind *const Kinds[] = {&deferredAccumulationFix()};
+  static const FixKind *const Kinds[] = {&deferredAccumulationFix(),
+                                         &collectedCopiesFix()};
   return Kinds;
 }
 
@@ -42,10 +44,11 @@ std::string suggestionFor(const TriggerSite &S, const Finding &F) {
          "as a tensor where it only feeds tensor operations";
 }
 
-/// What the rewrite saves, in the cost model's own terms.
-std::string effectOf(const Finding &F) {
+/// What the rewrite saves, in the cost model's own terms, then what it
+/// adds (\p Adds, from the fix kind).
+std::string effectOf(const Finding &F, const std::string &Adds) {
   if (!F.Cost)
-    return "";
+    return Adds;
   const CostEstimate &C = *F.Cost;
   std::string S = "removes ~" + formatMicros(C.IdleMicrosPerExecution) +
                   " of device idle per execution";
@@ -53,9 +56,9 @@ std::string effectOf(const Finding &F) {
     S += " (" + C.Frequency + ")";
   if (C.IdleMicrosTotal)
     S += ", ~" + formatMicros(*C.IdleMicrosTotal) + " in all";
-  S += "; adds one small device op per execution and one wait after the "
-       "loop (profile " +
-       C.Profile + ")";
+  if (!Adds.empty())
+    S += "; " + Adds;
+  S += " (profile " + C.Profile + ")";
   return S;
 }
 
@@ -89,7 +92,7 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
       if (A.Rewrite) {
         for (const clang::Stmt *At : A.Anchors)
           ++Slots[At];
-        A.Rewrite->Effect = effectOf(F);
+        A.Rewrite->Effect = effectOf(F, A.Rewrite->Effect);
         F.AutoFix = std::move(A.Rewrite);
         break;
       }

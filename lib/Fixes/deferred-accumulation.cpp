@@ -262,6 +262,8 @@ public:
             : Acc + " = " + Acc + " " + A.ReadOp + " " + Read + ";";
     Fix F;
     F.Kind = name().str();
+    F.Effect = "adds one small device op per execution and one wait after "
+               "the loop";
     F.Edits.push_back(insertEdit(
         Ctx, endOfStatement(Ctx, A.In.Decl),
         "\n" + indentOf(Ctx, A.In.Decl->getBeginLoc()) + "auto " + Name +
