@@ -374,6 +374,12 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
   // sync at S: for a break, the region's next piece; outside a region, the
   // first piece of the next compiled call in the same function (the first
   // in source order after S, else the first: the loop comes round to it).
+  struct Launch {
+    SourceLocation Loc;
+    const FunctionDecl *Region; ///< null: an eager op
+    const CallExpr *Call;
+  };
+  llvm::DenseMap<const Stmt *, std::vector<Launch>> LaunchesIn;
   auto nextLaunchOps = [&](const TriggerSite &S,
                            const SiteContext &C) -> std::optional<unsigned> {
     if (C.RegionRoot) {
@@ -406,44 +412,51 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
         Wraps = true;
         break;
       }
-    llvm::DenseMap<unsigned, const FunctionDecl *> RegionCalls;
-    for (const CallSite &CS : Fn.Calls)
-      if (!CS.IsLambdaDefinition && Regions.functions()[CS.Callee].IsRegionRoot)
-        RegionCalls[SM.getExpansionLoc(CS.Loc).getRawEncoding()] =
-            Regions.functions()[CS.Callee].FD;
-    struct Launch {
-      SourceLocation Loc;
-      const FunctionDecl *Region; ///< null: an eager op
-    };
-    std::vector<Launch> Launches;
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
-      if (!St || isa<LambdaExpr>(St))
-        return;
-      for (const Stmt *Child : St->children())
-        Walk(Child);
-      // Post-order: an op's operands launch before it.
-      const auto *CE = dyn_cast<CallExpr>(St);
-      if (!CE || CE == S.Call)
-        return;
-      SourceLocation L = SM.getExpansionLoc(CE->getExprLoc());
-      if (auto It = RegionCalls.find(L.getRawEncoding());
-          It != RegionCalls.end())
-        Launches.push_back({L, It->second});
-      else if (Api.isTensorType(CE->getType()) &&
-               !Api.isCompileFunction(CE->getDirectCallee()))
-        Launches.push_back({L, nullptr});
-    };
-    Walk(Scope);
+    // The launches of a scope, in post-order, once per scope: every site of
+    // a scope scans the same list (a function with thousands of sites would
+    // walk its body thousands of times).
+    auto [Cached, New] = LaunchesIn.try_emplace(Scope);
+    std::vector<Launch> &Launches = Cached->second;
+    if (New) {
+      llvm::DenseMap<unsigned, const FunctionDecl *> RegionCalls;
+      for (const CallSite &CS : Fn.Calls)
+        if (!CS.IsLambdaDefinition &&
+            Regions.functions()[CS.Callee].IsRegionRoot)
+          RegionCalls[SM.getExpansionLoc(CS.Loc).getRawEncoding()] =
+              Regions.functions()[CS.Callee].FD;
+      std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+        if (!St || isa<LambdaExpr>(St))
+          return;
+        for (const Stmt *Child : St->children())
+          Walk(Child);
+        // Post-order: an op's operands launch before it.
+        const auto *CE = dyn_cast<CallExpr>(St);
+        if (!CE)
+          return;
+        SourceLocation L = SM.getExpansionLoc(CE->getExprLoc());
+        if (auto It = RegionCalls.find(L.getRawEncoding());
+            It != RegionCalls.end())
+          Launches.push_back({L, It->second, CE});
+        else if (Api.isTensorType(CE->getType()) &&
+                 !Api.isCompileFunction(CE->getDirectCallee()))
+          Launches.push_back({L, nullptr, CE});
+      };
+      Walk(Scope);
+    }
     SourceLocation Here =
         SM.getExpansionLoc(S.Call ? S.Call->getEndLoc() : S.Match.Loc);
     const Launch *Next = nullptr;
     for (const Launch &L : Launches)
-      if (SM.isBeforeInTranslationUnit(Here, L.Loc)) {
+      if (L.Call != S.Call && SM.isBeforeInTranslationUnit(Here, L.Loc)) {
         Next = &L;
         break;
       }
-    if (!Next && Wraps && !Launches.empty())
-      Next = &Launches.front();
+    if (!Next && Wraps)
+      for (const Launch &L : Launches)
+        if (L.Call != S.Call) {
+          Next = &L;
+          break;
+        }
     if (!Next)
       return std::nullopt;
     if (!Next->Region)

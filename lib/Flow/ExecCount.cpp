@@ -51,9 +51,11 @@ const VarDecl *varOf(const Expr *E) {
 }
 
 /// Integer variables stepped by ++, --, += or -= inside the loop.
-llvm::DenseSet<const VarDecl *> counters(const FunctionFlow &F,
-                                         const NaturalLoop &L) {
-  llvm::DenseSet<const VarDecl *> Out;
+const llvm::DenseSet<const VarDecl *> &counters(const FunctionFlow &F,
+                                                const NaturalLoop &L) {
+  if (L.Counters)
+    return *L.Counters;
+  llvm::DenseSet<const VarDecl *> &Out = L.Counters.emplace();
   for (const CFGBlock *B : F.reversePostOrder()) {
     if (!L.contains(B))
       continue;
@@ -205,9 +207,8 @@ Frequency frequencyOf(const FunctionFlow &F, const CFGBlock *B,
 
   if (!B)
     return Out;
-  llvm::DenseSet<const VarDecl *> Counters;
-  if (L)
-    Counters = counters(F, *L);
+  static const llvm::DenseSet<const VarDecl *> None;
+  const llvm::DenseSet<const VarDecl *> &Counters = L ? counters(F, *L) : None;
   for (const Guard &G : F.guardsOf(B, L)) {
     GuardCount C = countGuard(G, L, Counters, Ctx);
 

@@ -17,7 +17,9 @@
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace seam {
@@ -31,6 +33,9 @@ struct NaturalLoop {
   const clang::Stmt *Statement = nullptr;
   clang::SourceLocation Keyword; ///< where to point a note at it
   int Parent = -1;               ///< index of the innermost enclosing loop
+  /// Integer variables the loop steps (ExecCount.cpp), computed once: every
+  /// site of the loop asks.
+  mutable std::optional<llvm::DenseSet<const clang::VarDecl *>> Counters;
 
   bool contains(const clang::CFGBlock *B) const {
     return B && B->getBlockID() < Blocks.size() && Blocks[B->getBlockID()];
