@@ -585,6 +585,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   };
 
   std::string CacheWarning;
+  std::string SpaceWarning; // a preamble directory without room for a PCH
   // Cache lookups first: what they answer is not parsed at all.
   std::vector<std::optional<CachedTU>> Hits(Jobs.size());
   for (size_t I = 0; I < Jobs.size(); ++I)
@@ -851,6 +852,24 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
             llvm::consumeError(S.takeError());
         }
       }
+      // Clang cannot recover from a full disk while it writes a PCH (LLVM
+      // ends the process): a preamble is built only where there is room.
+      {
+        llvm::SmallString<256> Dir(Pch);
+        llvm::sys::path::remove_filename(Dir);
+        llvm::ErrorOr<llvm::sys::fs::space_info> Space =
+            llvm::sys::fs::disk_space(Dir);
+        constexpr uint64_t MinFree = 256ull << 20;
+        if (Space && Space->available < MinFree) {
+          std::lock_guard<std::mutex> G(Lock);
+          if (SpaceWarning.empty())
+            SpaceWarning = "'" + std::string(Dir) + "' has " +
+                           std::to_string(Space->available >> 20) +
+                           " MiB free: shared preambles are not built there "
+                           "(at least 256 MiB; files are parsed without them)";
+          return;
+        }
+      }
       std::vector<PreambleInput> Inputs;
       std::optional<std::string> Err = buildPch(
           C, Opts.Frontend, Header, Pch,
@@ -1049,6 +1068,8 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   if (!CacheWarning.empty())
     llvm::errs() << "seam: warning: results were not cached: " << CacheWarning
                  << "\n";
+  if (!SpaceWarning.empty())
+    llvm::errs() << "seam: warning: " << SpaceWarning << "\n";
   if (Cache)
     Cache->evict();
   if (Accepted) {
