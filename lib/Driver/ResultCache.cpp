@@ -37,10 +37,10 @@ json point(const SourcePoint &P) {
 SourcePoint point(const json &J) {
   SourcePoint P;
   P.File = J.at(0).get<std::string>();
-  P.Line = J.at(1).get<unsigned>();
-  P.Column = J.at(2).get<unsigned>();
-  P.EndLine = J.at(3).get<unsigned>();
-  P.EndColumn = J.at(4).get<unsigned>();
+  P.Line = jsonInteger<unsigned>(J.at(1));
+  P.Column = jsonInteger<unsigned>(J.at(2));
+  P.EndLine = jsonInteger<unsigned>(J.at(3));
+  P.EndColumn = jsonInteger<unsigned>(J.at(4));
   P.LineText = J.at(5).get<std::string>();
   return P;
 }
@@ -86,7 +86,11 @@ json finding(const Finding &F) {
 Finding finding(const json &J) {
   Finding F;
   F.RuleId = J.at("rule").get<std::string>();
-  F.Severity = static_cast<Level>(J.at("level").get<int>());
+  int Severity = jsonInteger<int>(J.at("level"));
+  if (Severity < static_cast<int>(Level::Note) ||
+      Severity > static_cast<int>(Level::Error))
+    throw json::out_of_range::create(406, "no such level", &J);
+  F.Severity = static_cast<Level>(Severity);
   F.Message = J.at("message").get<std::string>();
   F.Where = point(J.at("where"));
   F.Details = J.at("details").get<std::vector<std::string>>();
@@ -103,26 +107,26 @@ Finding finding(const json &J) {
     const json &C = J["cost"];
     CostEstimate E;
     E.Profile = C.at("profile").get<std::string>();
-    E.RegionPieces = C.at("pieces").get<unsigned>();
+    E.RegionPieces = jsonInteger<unsigned>(C.at("pieces"));
     E.OpsPerPiece = C.at("opsPerPiece").get<std::vector<unsigned>>();
-    E.FusionGroupsCut = C.at("groupsCut").get<unsigned>();
-    E.ExtraLaunches = C.at("launches").get<unsigned>();
+    E.FusionGroupsCut = jsonInteger<unsigned>(C.at("groupsCut"));
+    E.ExtraLaunches = jsonInteger<unsigned>(C.at("launches"));
     E.BytesMaterialized = opt(C.at("bytes"));
-    E.IntermediatesMaterialized = C.at("intermediates").get<unsigned>();
+    E.IntermediatesMaterialized = jsonInteger<unsigned>(C.at("intermediates"));
     E.IdleMicrosPerExecution = C.at("idle").get<double>();
     E.ExecutionsPerIteration = C.at("perIteration").get<double>();
     E.Frequency = C.at("frequency").get<std::string>();
-    E.UncountedConditions = C.at("uncounted").get<unsigned>();
+    E.UncountedConditions = jsonInteger<unsigned>(C.at("uncounted"));
     E.Executions = opt(C.at("executions"));
     E.TripCount = opt(C.at("trips"));
     E.IdleMicrosTotal = opt(C.at("total"));
-    E.Rank = C.at("rank").get<unsigned>();
+    E.Rank = jsonInteger<unsigned>(C.at("rank"));
     E.Summary = C.at("summary").get<std::string>();
     E.Detail = C.at("detail").get<std::string>();
     E.RunExecutions = opt(C.at("runExecutions"));
     E.RunExecutionsBound = C.at("runBound").get<bool>();
-    E.CallFirstLine = C.at("callLines").at(0).get<unsigned>();
-    E.CallLastLine = C.at("callLines").at(1).get<unsigned>();
+    E.CallFirstLine = jsonInteger<unsigned>(C.at("callLines").at(0));
+    E.CallLastLine = jsonInteger<unsigned>(C.at("callLines").at(1));
     F.Cost = std::move(E);
   }
   if (J.contains("fix"))
@@ -145,14 +149,14 @@ SummaryRow row(const json &J) {
   R.Kind = J.at(0).get<std::string>();
   R.Name = J.at(1).get<std::string>();
   R.Where = point(J.at(2));
-  R.Pieces = J.at(3).get<unsigned>();
-  R.LaunchesBefore = J.at(4).get<unsigned>();
-  R.LaunchesAfter = J.at(5).get<unsigned>();
-  R.Syncs = J.at(6).get<unsigned>();
+  R.Pieces = jsonInteger<unsigned>(J.at(3));
+  R.LaunchesBefore = jsonInteger<unsigned>(J.at(4));
+  R.LaunchesAfter = jsonInteger<unsigned>(J.at(5));
+  R.Syncs = jsonInteger<unsigned>(J.at(6));
   R.MicrosPerExecution = J.at(7).get<double>();
   R.TripCount = opt(J.at(8));
   R.MicrosTotal = opt(J.at(9));
-  R.Rank = J.at(10).get<unsigned>();
+  R.Rank = jsonInteger<unsigned>(J.at(10));
   R.Profile = J.at(11).get<std::string>();
   return R;
 }
@@ -235,8 +239,8 @@ json toJson(const std::vector<PreambleInput> &Inputs) {
 std::vector<PreambleInput> inputsFrom(const json &J) {
   std::vector<PreambleInput> Out;
   for (const json &In : J)
-    Out.push_back({In.at(0).get<std::string>(), In.at(1).get<uint64_t>(),
-                   In.at(2).get<int64_t>()});
+    Out.push_back({In.at(0).get<std::string>(), jsonInteger<uint64_t>(In.at(1)),
+                   jsonInteger<int64_t>(In.at(2))});
   return Out;
 }
 

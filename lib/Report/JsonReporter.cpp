@@ -76,12 +76,12 @@ Fix fixFromJson(const nlohmann::json &J) {
   for (const nlohmann::json &E : J.at("edits")) {
     TextEdit T;
     T.File = E.at("file").get<std::string>();
-    T.Offset = E.at("offset").get<unsigned>();
-    T.Length = E.at("length").get<unsigned>();
-    T.Line = E.at("line").get<unsigned>();
-    T.Column = E.at("column").get<unsigned>();
-    T.EndLine = E.at("endLine").get<unsigned>();
-    T.EndColumn = E.at("endColumn").get<unsigned>();
+    T.Offset = jsonInteger<unsigned>(E.at("offset"));
+    T.Length = jsonInteger<unsigned>(E.at("length"));
+    T.Line = jsonInteger<unsigned>(E.at("line"));
+    T.Column = jsonInteger<unsigned>(E.at("column"));
+    T.EndLine = jsonInteger<unsigned>(E.at("endLine"));
+    T.EndColumn = jsonInteger<unsigned>(E.at("endColumn"));
     T.Text = E.at("text").get<std::string>();
     F.Edits.push_back(std::move(T));
   }

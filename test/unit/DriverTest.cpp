@@ -3,6 +3,7 @@
 #include "Driver/Baseline.h"
 #include "Driver/Selection.h"
 #include "Driver/SharedPreamble.h"
+#include "Report/JsonUtil.h"
 #include "Rules/GlobList.h"
 #include "Rules/Suppressions.h"
 
@@ -233,4 +234,23 @@ TEST(SharedPreamble, FlagsIgnoreFileAndOutputs) {
   EXPECT_EQ(preambleFlags(A), preambleFlags(B));
   B.CommandLine.insert(B.CommandLine.begin() + 1, "-DX");
   EXPECT_NE(preambleFlags(A), preambleFlags(B));
+}
+
+// What the cache's reader takes as a count: json::get<unsigned> would
+// convert a float with undefined behaviour and wrap a negative number.
+TEST(JsonInteger, RefusesFloatsAndValuesOutOfRange) {
+  using nlohmann::json;
+  EXPECT_EQ(jsonInteger<unsigned>(json(7)), 7u);
+  EXPECT_EQ(jsonInteger<int64_t>(json(-3)), -3);
+  EXPECT_EQ(jsonInteger<uint64_t>(json(18446744073709551615ull)),
+            18446744073709551615ull);
+  EXPECT_THROW(jsonInteger<unsigned>(json(1.77732e+27)), json::type_error);
+  EXPECT_THROW(jsonInteger<unsigned>(json(2.0)), json::type_error);
+  EXPECT_THROW(jsonInteger<unsigned>(json("7")), json::type_error);
+  EXPECT_THROW(jsonInteger<unsigned>(json(-1)), json::out_of_range);
+  EXPECT_THROW(jsonInteger<unsigned>(json(4294967296ll)), json::out_of_range);
+  EXPECT_THROW(jsonInteger<int>(json(2147483648ull)), json::out_of_range);
+  EXPECT_THROW(jsonInteger<int>(json(-2147483649ll)), json::out_of_range);
+  EXPECT_THROW(jsonInteger<int64_t>(json(18446744073709551615ull)),
+               json::out_of_range);
 }
