@@ -41,8 +41,11 @@ struct TidySettings {
 };
 
 /// The findings of the TU being checked, computed once for all checks.
+/// Whether they are current is kept per translation unit, not by the
+/// ASTContext's address: clang-tidy checks several files in one process and
+/// a later AST can be allocated where an earlier one was.
 struct SharedAnalysis {
-  const ASTContext *Ctx = nullptr;
+  bool Current = false;
   std::optional<TidySettings> Settings;
   std::unique_ptr<ApiModel> Api;
   std::optional<CostOptions> Cost;
@@ -52,7 +55,7 @@ struct SharedAnalysis {
   void ensure(ASTContext &C, const TidySettings &S) {
     if (!Settings || !(*Settings == S)) {
       Settings = S;
-      Ctx = nullptr;
+      Current = false;
       Error.clear();
       RulePack Merged;
       std::vector<std::string> Paths = {S.RulesDir + "/libtorch.json",
@@ -86,15 +89,20 @@ struct SharedAnalysis {
           return;
         }
     }
-    if (Ctx == &C || !Error.empty())
+    if (Current || !Error.empty())
       return;
-    Ctx = &C;
+    Current = true;
     AnalysisOptions Opts;
     llvm::SmallVector<llvm::StringRef, 4> Globs;
     llvm::StringRef(S.Regions).split(Globs, ';', -1, false);
     for (llvm::StringRef G : Globs)
       Opts.Regions.RegionGlobs.push_back(G.trim().str());
     Findings = analyzeTranslationUnit(C, *Api, Opts, *Cost).Findings;
+  }
+
+  void forget() {
+    Current = false;
+    Findings.clear();
   }
 };
 
@@ -121,6 +129,11 @@ public:
     Options.store(Opts, "Regions", S.Regions);
     Options.store(Opts, "Profile", S.Profile);
   }
+
+  // Every check starts every translation unit before any check matches, so
+  // the first check() of a file analyzes it and the others reuse that.
+  void onStartOfTranslationUnit() override { shared().forget(); }
+  void onEndOfTranslationUnit() override { shared().forget(); }
 
   bool isLanguageVersionSupported(const LangOptions &LO) const override {
     return LO.CPlusPlus;
