@@ -1,6 +1,8 @@
 //===- OpModel.cpp - The op sequence of a compiled region -----------------===//
 #include "Cost/OpModel.h"
 
+#include "Flow/FunctionFlow.h"
+
 #include <cmath>
 
 #include "clang/AST/ExprCXX.h"
@@ -92,6 +94,8 @@ std::optional<std::string> parseTripHint(llvm::StringRef Text,
 std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
                                         const ParamValues *Params,
                                         const TripHints *Trips) {
+  if (std::optional<unsigned> Once = oneShotTrips(Loop, Ctx))
+    return *Once;
   if (const auto *For = dyn_cast<ForStmt>(Loop)) {
     // for (T i = A; i < B; ++i / i++ / i += C)
     const VarDecl *IV = nullptr;

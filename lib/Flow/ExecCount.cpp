@@ -50,12 +50,16 @@ const VarDecl *varOf(const Expr *E) {
   return nullptr;
 }
 
-/// Integer variables stepped by ++, --, += or -= inside the loop.
+/// Integer variables stepped by ++, --, += or -= inside the loop, and
+/// neither declared nor assigned there: the counter of a loop nested in
+/// it starts again every iteration, so `i == k` runs once per iteration
+/// of the outer loop, not once per outer loop.
 const llvm::DenseSet<const VarDecl *> &counters(const FunctionFlow &F,
                                                 const NaturalLoop &L) {
   if (L.Counters)
     return *L.Counters;
   llvm::DenseSet<const VarDecl *> &Out = L.Counters.emplace();
+  llvm::DenseSet<const VarDecl *> Reset;
   for (const CFGBlock *B : F.reversePostOrder()) {
     if (!L.contains(B))
       continue;
@@ -63,6 +67,14 @@ const llvm::DenseSet<const VarDecl *> &counters(const FunctionFlow &F,
       auto S = El.getAs<CFGStmt>();
       if (!S)
         continue;
+      if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
+        for (const Decl *D : DS->decls())
+          if (const auto *VD = dyn_cast<VarDecl>(D))
+            Reset.insert(VD);
+      if (const auto *BO = dyn_cast<BinaryOperator>(S->getStmt());
+          BO && BO->getOpcode() == BO_Assign)
+        if (const VarDecl *VD = varOf(BO->getLHS()))
+          Reset.insert(VD);
       const Expr *Target = nullptr;
       if (const auto *UO = dyn_cast<UnaryOperator>(S->getStmt());
           UO && UO->isIncrementDecrementOp())
@@ -76,6 +88,8 @@ const llvm::DenseSet<const VarDecl *> &counters(const FunctionFlow &F,
         Out.insert(VD);
     }
   }
+  for (const VarDecl *VD : Reset)
+    Out.erase(VD);
   return Out;
 }
 

@@ -13,6 +13,140 @@ static bool isLoopStatement(const Stmt *S) {
                isa<CXXForRangeStmt>(S));
 }
 
+namespace {
+
+/// The value of \p E when the loop variable \p V holds \p Value; E may read
+/// V and constants only.
+std::optional<int64_t> valueWith(const Expr *E, const VarDecl *V, int64_t Value,
+                                 ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *D = dyn_cast<DeclRefExpr>(E); D && D->getDecl() == V)
+    return Value;
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    std::optional<int64_t> X = valueWith(U->getSubExpr(), V, Value, Ctx);
+    if (!X)
+      return std::nullopt;
+    if (U->getOpcode() == UO_LNot)
+      return !*X;
+    if (U->getOpcode() == UO_Minus && *X != INT64_MIN)
+      return -*X;
+    return std::nullopt;
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    std::optional<int64_t> L = valueWith(B->getLHS(), V, Value, Ctx);
+    std::optional<int64_t> R = valueWith(B->getRHS(), V, Value, Ctx);
+    if (!L || !R)
+      return std::nullopt;
+    int64_t Out;
+    switch (B->getOpcode()) {
+    case BO_LT:
+      return *L < *R;
+    case BO_GT:
+      return *L > *R;
+    case BO_LE:
+      return *L <= *R;
+    case BO_GE:
+      return *L >= *R;
+    case BO_EQ:
+      return *L == *R;
+    case BO_NE:
+      return *L != *R;
+    case BO_LAnd:
+      return *L && *R;
+    case BO_LOr:
+      return *L || *R;
+    case BO_Add:
+      return __builtin_add_overflow(*L, *R, &Out) ? std::nullopt
+                                                  : std::optional(Out);
+    case BO_Sub:
+      return __builtin_sub_overflow(*L, *R, &Out) ? std::nullopt
+                                                  : std::optional(Out);
+    default:
+      return std::nullopt;
+    }
+  }
+  Expr::EvalResult R;
+  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  return R.Val.getInt().tryExtValue();
+}
+
+/// Whether every use of \p V in \p S only reads its value.
+bool onlyReads(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return true;
+  if (const auto *C = dyn_cast<ImplicitCastExpr>(S);
+      C && C->getCastKind() == CK_LValueToRValue)
+    if (const auto *D = dyn_cast<DeclRefExpr>(C->getSubExpr()->IgnoreParens());
+        D && D->getDecl() == V)
+      return true;
+  if (const auto *D = dyn_cast<DeclRefExpr>(S); D && D->getDecl() == V)
+    return false;
+  for (const Stmt *Child : S->children())
+    if (!onlyReads(Child, V))
+      return false;
+  return true;
+}
+
+/// V's value after the for-increment \p Inc runs on \p Value.
+std::optional<int64_t> stepped(const Expr *Inc, const VarDecl *V, int64_t Value,
+                               ASTContext &Ctx) {
+  Inc = Inc->IgnoreParenImpCasts();
+  auto IsV = [&](const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D && D->getDecl() == V;
+  };
+  std::optional<int64_t> Out;
+  if (const auto *U = dyn_cast<UnaryOperator>(Inc);
+      U && U->isIncrementDecrementOp() && IsV(U->getSubExpr()))
+    Out = U->isIncrementOp() ? Value + 1 : Value - 1;
+  else if (const auto *C = dyn_cast<CompoundAssignOperator>(Inc);
+           C && IsV(C->getLHS()) && onlyReads(C->getRHS(), V) &&
+           (C->getOpcode() == BO_AddAssign || C->getOpcode() == BO_SubAssign))
+    if (std::optional<int64_t> K = valueWith(C->getRHS(), V, Value, Ctx))
+      Out = C->getOpcode() == BO_AddAssign ? Value + *K : Value - *K;
+  if (const auto *B = dyn_cast<BinaryOperator>(Inc);
+      B && B->getOpcode() == BO_Assign && IsV(B->getLHS()) &&
+      onlyReads(B->getRHS(), V))
+    Out = valueWith(B->getRHS(), V, Value, Ctx);
+  if (Out && V->getType()->isBooleanType())
+    Out = *Out != 0;
+  return Out;
+}
+
+} // namespace
+
+std::optional<unsigned> oneShotTrips(const Stmt *Loop, ASTContext &Ctx) {
+  const auto *For = dyn_cast_or_null<ForStmt>(Loop);
+  if (!For || !For->getCond() || !For->getInc() || For->getConditionVariable())
+    return std::nullopt;
+  const auto *DS = dyn_cast_or_null<DeclStmt>(For->getInit());
+  const auto *V = DS && DS->isSingleDecl()
+                      ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                      : nullptr;
+  if (!V || !V->getInit() || V->getType()->isReferenceType() ||
+      !V->getType()->isIntegralOrEnumerationType() ||
+      !onlyReads(V->getInit(), V) || !onlyReads(For->getCond(), V) ||
+      !onlyReads(For->getBody(), V))
+    return std::nullopt;
+  std::optional<int64_t> First = valueWith(V->getInit(), nullptr, 0, Ctx);
+  if (!First)
+    return std::nullopt;
+  if (V->getType()->isBooleanType())
+    First = *First != 0;
+  std::optional<int64_t> Enter = valueWith(For->getCond(), V, *First, Ctx);
+  if (!Enter)
+    return std::nullopt;
+  if (!*Enter)
+    return 0u;
+  std::optional<int64_t> Next = stepped(For->getInc(), V, *First, Ctx);
+  std::optional<int64_t> Again =
+      Next ? valueWith(For->getCond(), V, *Next, Ctx) : std::nullopt;
+  if (!Again || *Again)
+    return std::nullopt;
+  return 1u;
+}
+
 std::unique_ptr<FunctionFlow> FunctionFlow::build(const FunctionDecl *FD,
                                                   ASTContext &Ctx) {
   if (!FD || !FD->getBody())
@@ -126,6 +260,12 @@ void FunctionFlow::computeLoops(ASTContext &Ctx) {
     }
   }
   const SourceManager &SM = Ctx.getSourceManager();
+  // A `for` that provably runs its body at most once cycles only in the
+  // CFG: a logging macro's `for (bool once = true; once; once = false)`.
+  llvm::erase_if(Loops, [&](const NaturalLoop &L) {
+    const Stmt *S = L.Statement ? L.Statement : L.Header->getTerminatorStmt();
+    return oneShotTrips(S, Ctx).has_value();
+  });
   for (NaturalLoop &L : Loops) {
     // The header's own test, else the outermost loop statement inside.
     if (!L.Statement && isLoopStatement(L.Header->getTerminatorStmt()))

@@ -5,7 +5,8 @@
 // blocks can run at all, the reverse post-order for forward dataflow, the
 // dominator tree, and the natural loops (a loop is a cycle: a back edge to a
 // block that dominates its source). `do { } while (0)`, `while (false)` and
-// a body that always breaks are therefore not loops. Get one through
+// a body that always breaks are therefore not loops, nor is a `for` whose
+// trip count is provably 0 or 1 (oneShotTrips). Get one through
 // FlowCache, which builds each function's CFG once per translation unit.
 //
 //===----------------------------------------------------------------------===//
@@ -101,6 +102,15 @@ private:
   std::vector<unsigned> RPOIndex;
   std::vector<NaturalLoop> Loops;
 };
+
+/// How many times a `for` statement runs its body when that is provably 0
+/// or 1, whatever its spelling: `for (bool once = true; once; once =
+/// false)` (logging macros), `for (int i = 0; i < 1; ++i)`. The loop
+/// variable must be declared in the for-init with a constant value, read
+/// but never written or bound elsewhere in the loop, and stepped by the
+/// increment to a value the condition rejects. nullopt otherwise.
+std::optional<unsigned> oneShotTrips(const clang::Stmt *Loop,
+                                     clang::ASTContext &Ctx);
 
 /// One FunctionFlow per function of a translation unit, built on demand.
 class FlowCache {

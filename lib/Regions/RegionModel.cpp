@@ -523,7 +523,7 @@ void RegionModel::propagate() {
       const CallSite &CS = Nodes[I].Calls[C];
       FunctionNode &Callee = Nodes[CS.Callee];
       if (!Callee.HotReach.Reached &&
-          (inAnyLoop(I, CS.Site, CS.Loc) || !CS.IteratedBy.empty())) {
+          (runsRepeatedly(I, CS.Site, CS.Loc) || !CS.IteratedBy.empty())) {
         Callee.HotReach = {true, static_cast<int>(I), static_cast<int>(C), -1};
         Hot.push_back(CS.Callee);
       }
@@ -566,6 +566,16 @@ bool RegionModel::inAnyLoop(unsigned Node, const Stmt *Site,
       return true;
   }
   return false;
+}
+
+bool RegionModel::runsRepeatedly(unsigned Node, const Stmt *Site,
+                                 SourceLocation Loc) const {
+  // Guards are counted only for calls in a loop: this is asked for every
+  // call of the TU.
+  if (!inAnyLoop(Node, Site, Loc))
+    return false;
+  return llvm::any_of(loopsAt(Node, Site, Loc),
+                      [](const LoopVisit &V) { return !V.Freq.OncePerLoop; });
 }
 
 std::vector<LoopVisit> RegionModel::loopsAt(unsigned Node, const Stmt *Site,
@@ -706,9 +716,14 @@ SiteContext RegionModel::contextAt(unsigned Node, const Stmt *Site,
     C.CapturePath = pathTo(Node, &FunctionNode::CaptureReach, PathStep::Capture,
                            C.CaptureCalls);
   }
-  if (!C.LocalLoops.empty()) {
+  // A loop that runs the line at most once (it breaks after it, or a test
+  // of the counter against one value) does not make it hot; one around
+  // that loop, a forward or a caller's loop can.
+  auto Repeats = llvm::find_if(
+      C.LocalLoops, [](const LoopVisit &V) { return !V.Freq.OncePerLoop; });
+  if (Repeats != C.LocalLoops.end()) {
     C.Hot = true;
-    C.HotPath = {loopStep(C.LocalLoops.front(), /*RunsCall=*/false)};
+    C.HotPath = {loopStep(*Repeats, /*RunsCall=*/false)};
   } else if (N.HotReach.Reached) {
     C.Hot = true;
     C.HotPath = pathTo(Node, &FunctionNode::HotReach, PathStep::HotRoot,

@@ -144,6 +144,10 @@ public:
   /// Whether loopsAt() would find any loop (cheaper: no guards counted).
   bool inAnyLoop(unsigned Node, const clang::Stmt *Site,
                  clang::SourceLocation Loc) const;
+  /// Whether a loop of function \p Node runs \p Site more than once per
+  /// call: a loop that runs it at most once does not make it hot.
+  bool runsRepeatedly(unsigned Node, const clang::Stmt *Site,
+                      clang::SourceLocation Loc) const;
 
 private:
   void collect();

@@ -179,17 +179,31 @@ void dead_code(torch::Tensor t) {
 }
 
 // A for-init runs before the loop, not in it; a sync followed by `break`
-// is in the loop but runs at most once per loop, and is costed so.
+// is in the loop but runs at most once per loop: neither is made hot by
+// that loop (at-most-once.cpp has more).
 void once(torch::Tensor t) {
   for (float v = t.sum().item<float>(); v > 0; v -= 1)
     (void)v;
   for (int i = 0; i < 4; ++i) {
     if (t.defined()) {
       t.max().item<float>();
-      // CHECK: :[[@LINE-1]]:15: warning: {{.*}}; ~{{[0-9.]+}} us device idle per execution, once per loop (profile h100) [seam-host-sync]
-      // CHECK: note: ~{{[0-9.]+}} us device idle per 4 iterations of the loop
-      // CHECK: :[[@LINE-5]]:3: note: inside this loop, which runs it at most once (it leaves the loop after it runs)
       break;
+    }
+  }
+}
+
+// Inside an outer loop the same line runs once per outer iteration, and is
+// costed at most once per run of the inner loop.
+void once_each(torch::Tensor t) {
+  for (int e = 0; e < 2; ++e) {
+    for (int i = 0; i < 4; ++i) {
+      if (t.defined()) {
+        t.max().item<float>();
+        // CHECK: :[[@LINE-1]]:17: warning: {{.*}}; ~{{[0-9.]+}} us device idle per execution, once per loop (profile h100) [seam-host-sync]
+        // CHECK: note: ~{{[0-9.]+}} us device idle per 8 iterations of the loop
+        // CHECK: :[[@LINE-6]]:3: note: inside this loop, which runs it every iteration
+        break;
+      }
     }
   }
 }
