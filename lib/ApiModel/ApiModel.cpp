@@ -519,6 +519,26 @@ void ApiModel::candidates(
   };
   TriggerMatch M;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE)) {
+    // A module holder's call runs Impl::forward: rules on that method with
+    // its class apply (`bag(input, offsets)` is `bag->forward(...)`).
+    if (Op->getOperator() == OO_Call)
+      for (const CXXMethodDecl *Fwd : holderForwards(CE)) {
+        auto MR = MethodRules.find(Fwd->getName());
+        if (MR == MethodRules.end())
+          continue;
+        for (const TriggerRule *R : MR->second) {
+          if ((ReportingOnly && !R->Reports) ||
+              R->Class != qualifiedName(Fwd->getParent()) ||
+              !overloadMatches(Fwd, CE, R->Overload, R))
+            continue;
+          TriggerMatch Each;
+          Each.Rule = R;
+          Each.Object = Op->getArg(0);
+          Each.Spelling = "'" + Fwd->getName().str() + "()'";
+          Each.Loc = Op->getBeginLoc();
+          Fn(*R, Each);
+        }
+      }
     const char *Spelling = getOperatorSpelling(Op->getOperator());
     if (!Spelling)
       return;

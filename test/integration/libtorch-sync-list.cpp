@@ -16,6 +16,10 @@ void train(torch::Device device, int steps) {
   net->to(device);
   torch::optim::SGD opt(net->parameters(), 0.1);
   auto host = torch::zeros({8, 4});
+  torch::nn::EmbeddingBag bagger(
+      torch::nn::EmbeddingBagOptions(4, 3).mode(torch::kSum));
+  bagger->to(device);
+  torch::nn::CTCLoss ctc;
   for (int i = 0; i < steps; ++i) {
     auto x = torch::randn({8, 4}).to(device);
     auto loss = net->forward(x).sum();
@@ -58,6 +62,57 @@ void train(torch::Device device, int steps) {
     if (i % 100 == 0)
       torch::save(net, "net.pt");
     // CHECK: :[[@LINE-1]]:14: warning: host sync: 'save()'{{.*}} [seam-host-sync]
+    // Calls that read a device value inside LibTorch (the audit in
+    // docs/rule-packs.md, "What LibTorch reads on the host"), each next to
+    // a look-alike that does not.
+    auto best = x.sum(1).argmax();
+    auto row = x[best];
+    // CHECK: :[[@LINE-1]]:17: warning: host sync: '[]'{{.*}} [seam-host-sync]
+    auto row3 = x[3];
+    auto rowi = x.index({idx});
+    auto noisy = at::normal(x, x.abs());
+    // CHECK: :[[@LINE-1]]:22: warning: host sync: 'normal()'{{.*}} [seam-host-sync]
+    auto noisy2 = at::normal(x, 0.5);
+    auto noisy3 = x + x.abs() * torch::randn_like(x);
+    auto bag = bagger(idx, torch::arange(0, 8, 2, torch::kLong).to(device));
+    // CHECK: :[[@LINE-1]]:16: warning: host sync: 'forward()'{{.*}} [seam-host-sync]
+    auto bag2 = bagger(idx.view({2, 4}));
+    auto usv = torch::linalg::svd(m, false, c10::nullopt);
+    // CHECK: :[[@LINE-1]]:31: warning: host sync: 'svd()'{{.*}} [seam-host-sync]
+    auto usv2 = m.svd();
+    // CHECK: :[[@LINE-1]]:19: warning: host sync: '.svd()'{{.*}} [seam-host-sync]
+    auto fro = m.norm();
+    auto nuc = at::nuclear_norm(m);
+    // CHECK: :[[@LINE-1]]:20: warning: host sync: 'nuclear_norm()'{{.*}} [seam-host-sync]
+    auto filled3 = x.index_fill(0, idx.slice(0, 0, 2), loss);
+    // CHECK: :[[@LINE-1]]:22: warning: host sync: '.index_fill()'{{.*}} [seam-host-sync]
+    auto filled4 = x.index_fill(0, idx.slice(0, 0, 2), 0.5);
+    dev2.fill_(loss);
+    // CHECK: :[[@LINE-1]]:10: warning: host sync: '.fill_()'{{.*}} [seam-host-sync]
+    dev2.fill_(0.5);
+    auto part = x.narrow(0, best, 2);
+    // CHECK: :[[@LINE-1]]:19: warning: host sync: '.narrow()'{{.*}} [seam-host-sync]
+    auto part2 = x.narrow(0, 1, 2);
+    auto c = x.cov();
+    // CHECK: :[[@LINE-1]]:16: warning: host sync: '.cov()'{{.*}} [seam-host-sync]
+    auto r = torch::corrcoef(x);
+    // CHECK: :[[@LINE-1]]:21: warning: host sync: 'corrcoef()'{{.*}} [seam-host-sync]
+    auto centred = x - x.mean(1, true);
+    auto med = x.nanmedian();
+    // CHECK: :[[@LINE-1]]:18: warning: host sync: '.nanmedian()'{{.*}} [seam-host-sync]
+    auto med2 = x.nanmedian(0);
+    auto med3 = x.median();
+    auto e = m.matrix_exp();
+    // CHECK: :[[@LINE-1]]:16: warning: host sync: '.matrix_exp()'{{.*}} [seam-host-sync]
+    auto e2 = m.exp();
+    auto lsq = torch::linalg::lstsq(m, m, c10::nullopt, c10::nullopt);
+    // CHECK: :[[@LINE-1]]:31: warning: host sync: 'lstsq()'{{.*}} [seam-host-sync]
+    auto sp = torch::sparse_coo_tensor(idx.view({1, 8}), x.sum(1));
+    // CHECK: :[[@LINE-1]]:22: warning: host sync: 'sparse_coo_tensor()'{{.*}} [seam-host-sync]
+    auto lp = torch::randn({5, 2, 4}).to(device).log_softmax(2);
+    auto tl = ctc(lp, idx.view({2, 4}) % 3 + 1, torch::full({2}, 5, torch::kLong).to(device), torch::full({2}, 4, torch::kLong).to(device));
+    // CHECK: :[[@LINE-1]]:15: warning: host sync: 'forward()'{{.*}} [seam-host-sync]
+    auto tl2 = ctc(lp, idx.view({2, 4}) % 3 + 1, torch::full({2}, 5, torch::kLong), torch::full({2}, 4, torch::kLong));
     std::cout << x.size(0) << " " << x.dim() << "\n";
   }
 }

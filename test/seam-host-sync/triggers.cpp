@@ -55,9 +55,11 @@ void triggers(int steps) {
     auto mask = x > 0.5;
     auto picked = x.index({mask});
     // CHECK: :[[@LINE-1]]:21: warning: host sync: '.index()' on 'x' has a data-dependent output shape{{.*}} [seam-host-sync]
-    auto picked2 = x[x.isnan()];
-    // CHECK: :[[@LINE-1]]:21: warning: host sync: '[]' on 'x' has a data-dependent output shape{{.*}} [seam-host-sync]
-    x.index_put_({mask}, 0.0);
+    // x[t] takes only a zero-dimensional index and reads it with item():
+    // a scalar read of the index, whatever it holds (a mask throws).
+    auto picked2 = x[x.sum().argmax()];
+    // CHECK: :[[@LINE-1]]:21: warning: host sync: '[]' reads 'x.sum().argmax()' on the host{{.*}} [seam-host-sync]
+    x.index_put_({mask}, y);
     // CHECK: :[[@LINE-1]]:7: warning: host sync: '.index_put_()' on 'x' has a data-dependent output shape{{.*}} [seam-host-sync]
     torch::cuda::synchronize();
     // CHECK: :[[@LINE-1]]:18: warning: host sync: 'synchronize()' waits for the device to drain its queue{{.*}} [seam-host-sync]
@@ -79,7 +81,10 @@ void not_triggers(int steps) {
   for (int i = 0; i < steps; ++i) {
     auto row = x[0];
     auto rows = x.index({idx});
-    auto gathered = x[idx];
+    // A host index is read without waiting.
+    auto gathered = x[torch::tensor({2.0f})];
+    // One value into a masked place is a masked_fill: no nonzero.
+    x.index_put_({x > 0}, 0.0);
     auto n = x.numel() + x.size(0) + x.dim();
     auto sz = x.sizes();
     auto dt = x.scalar_type();
