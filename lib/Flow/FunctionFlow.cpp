@@ -15,6 +15,15 @@ static bool isLoopStatement(const Stmt *S) {
 
 namespace {
 
+std::optional<int64_t> addOrNone(int64_t A, int64_t B) {
+  int64_t Out;
+  return __builtin_add_overflow(A, B, &Out) ? std::nullopt : std::optional(Out);
+}
+std::optional<int64_t> subOrNone(int64_t A, int64_t B) {
+  int64_t Out;
+  return __builtin_sub_overflow(A, B, &Out) ? std::nullopt : std::optional(Out);
+}
+
 /// The value of \p E when the loop variable \p V holds \p Value; E may read
 /// V and constants only.
 std::optional<int64_t> valueWith(const Expr *E, const VarDecl *V, int64_t Value,
@@ -37,7 +46,6 @@ std::optional<int64_t> valueWith(const Expr *E, const VarDecl *V, int64_t Value,
     std::optional<int64_t> R = valueWith(B->getRHS(), V, Value, Ctx);
     if (!L || !R)
       return std::nullopt;
-    int64_t Out;
     switch (B->getOpcode()) {
     case BO_LT:
       return *L < *R;
@@ -56,11 +64,9 @@ std::optional<int64_t> valueWith(const Expr *E, const VarDecl *V, int64_t Value,
     case BO_LOr:
       return *L || *R;
     case BO_Add:
-      return __builtin_add_overflow(*L, *R, &Out) ? std::nullopt
-                                                  : std::optional(Out);
+      return addOrNone(*L, *R);
     case BO_Sub:
-      return __builtin_sub_overflow(*L, *R, &Out) ? std::nullopt
-                                                  : std::optional(Out);
+      return subOrNone(*L, *R);
     default:
       return std::nullopt;
     }
@@ -99,12 +105,13 @@ std::optional<int64_t> stepped(const Expr *Inc, const VarDecl *V, int64_t Value,
   std::optional<int64_t> Out;
   if (const auto *U = dyn_cast<UnaryOperator>(Inc);
       U && U->isIncrementDecrementOp() && IsV(U->getSubExpr()))
-    Out = U->isIncrementOp() ? Value + 1 : Value - 1;
+    Out = addOrNone(Value, U->isIncrementOp() ? 1 : -1);
   else if (const auto *C = dyn_cast<CompoundAssignOperator>(Inc);
            C && IsV(C->getLHS()) && onlyReads(C->getRHS(), V) &&
            (C->getOpcode() == BO_AddAssign || C->getOpcode() == BO_SubAssign))
     if (std::optional<int64_t> K = valueWith(C->getRHS(), V, Value, Ctx))
-      Out = C->getOpcode() == BO_AddAssign ? Value + *K : Value - *K;
+      Out = C->getOpcode() == BO_AddAssign ? addOrNone(Value, *K)
+                                           : subOrNone(Value, *K);
   if (const auto *B = dyn_cast<BinaryOperator>(Inc);
       B && B->getOpcode() == BO_Assign && IsV(B->getLHS()) &&
       onlyReads(B->getRHS(), V))
