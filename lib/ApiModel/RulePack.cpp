@@ -2,6 +2,7 @@
 #include "ApiModel/RulePack.h"
 #include "Support/InputFile.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -495,6 +496,22 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
     R.strings(*It, "residency", "boolProducers", P.BoolProducers);
     R.strings(*It, "residency", "boolDtypes", P.BoolDtypeNames);
     R.strings(*It, "residency", "deviceFactories", P.DeviceFactories);
+    // An operator's result lives where its operands do; listing one here
+    // would do nothing, silently.
+    auto IsOperator = [](llvm::StringRef Name) {
+      llvm::StringRef Last = Name.rsplit("::").second;
+      if (Last.empty())
+        Last = Name;
+      return Last.consume_front("operator") &&
+             (Last.empty() ||
+              !(llvm::isAlnum(Last.front()) || Last.front() == '_'));
+    };
+    for (size_t I = 0; I < P.DeviceFactories.size(); ++I)
+      if (IsOperator(P.DeviceFactories[I]))
+        R.fail("residency.deviceFactories[" + std::to_string(I) + "]",
+               "'" + P.DeviceFactories[I] +
+                   "' is an operator, not a factory: an operator's result "
+                   "lives where its operands do");
     if (auto C = It->find("constructors"); C != It->end() && !R.Error)
       readConstructors(R, *C, P);
     if (auto D = It->find("defaults"); D != It->end() && !R.Error)

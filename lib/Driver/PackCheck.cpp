@@ -27,7 +27,32 @@ struct Entry {
   std::string Path; ///< 'triggers[3]', 'residency.factories[0]'
   std::string What; ///< "method 'value'", "function 'ml::zeros'"
   bool Matched = false;
+  /// A call it matched with no tensor object or argument and no "operand"
+  /// (file:line), empty when none: where the object is a local, Seam takes
+  /// it as host data and never reports the call.
+  std::string NoOperandAt;
 };
+
+/// Whether a match of \p R at \p CE has a tensor whose residency decides
+/// whether it syncs: without one, a local object counts as host data.
+bool hasOperand(const ApiModel &Api, const TriggerRule &R,
+                const TriggerMatch &M, const CallExpr *CE) {
+  if (R.Operand >= 0 || R.What == Trigger::ExplicitSync ||
+      R.When != TriggerWhen::Always)
+    return true;
+  auto Tensorish = [&](const Expr *E) {
+    QualType T = E->IgnoreParenImpCasts()->getType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    return Api.isTensorType(T) || Api.mentionsTensor(T);
+  };
+  if (M.Object && Tensorish(M.Object))
+    return true;
+  for (const Expr *A : CE->arguments())
+    if (A != M.Object && Tensorish(A))
+      return true;
+  return false;
+}
 
 const char *kindName(CallKind K) {
   switch (K) {
@@ -71,6 +96,18 @@ public:
   bool VisitCallExpr(CallExpr *CE) {
     if (inSystemHeader(CE->getBeginLoc()))
       return true;
+    for (const TriggerMatch &TM : Api.matchTriggers(CE)) {
+      const TriggerRule &R = *TM.Rule;
+      if (R.Index < FirstRule || R.Index - FirstRule >= Triggers.size())
+        continue;
+      Entry &E = Triggers[R.Index - FirstRule];
+      if (E.NoOperandAt.empty() && !hasOperand(Api, R, TM, CE)) {
+        PresumedLoc P = SMPtr->getPresumedLoc(SMPtr->getFileLoc(TM.Loc));
+        if (P.isValid())
+          E.NoOperandAt = llvm::sys::path::filename(P.getFilename()).str() +
+                          ":" + std::to_string(P.getLine());
+      }
+    }
     Api.forEachMatchedRule(CE, [&](const TriggerRule &R) {
       if (R.Index >= FirstRule && R.Index - FirstRule < Triggers.size())
         Triggers[R.Index - FirstRule].Matched = true;
@@ -235,9 +272,15 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
     J["triggers"] = P.Triggers.size();
     J["against"] = Analyzed;
     J["unmatched"] = nlohmann::json::array();
-    if (Against)
+    J["noOperand"] = nlohmann::json::array();
+    if (Against) {
       for (const Entry *E : Unmatched)
         J["unmatched"].push_back({{"path", E->Path}, {"entry", E->What}});
+      for (const Entry &E : Triggers)
+        if (!E.NoOperandAt.empty())
+          J["noOperand"].push_back(
+              {{"path", E.Path}, {"entry", E.What}, {"at", E.NoOperandAt}});
+    }
     llvm::outs() << J.dump(2) << "\n";
   } else {
     llvm::outs() << Opts.Pack << ": valid rule pack '" << P.Name << "' (format "
@@ -247,13 +290,23 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
       for (const Entry *E : Unmatched)
         llvm::outs() << Opts.Pack << ": '" << E->Path << "': " << E->What
                      << " never matched in the code given\n";
+      for (const Entry &E : Triggers)
+        if (!E.NoOperandAt.empty())
+          llvm::outs() << Opts.Pack << ": warning: '" << E.Path
+                       << "': " << E.What << " matched at " << E.NoOperandAt
+                       << " a call with no tensor object or argument: it is "
+                          "reported only where that object's origin is "
+                          "unknown, never for a local one; give \"operand\" "
+                          "the argument whose residency decides\n";
       llvm::outs() << (Triggers.size() + Others.size() - Unmatched.size())
                    << " of " << Triggers.size() + Others.size()
                    << " entries matched in " << Analyzed.size() << " file"
                    << (Analyzed.size() == 1 ? "" : "s") << "\n";
     }
   }
-  return Against && Strict && !Unmatched.empty() ? 1 : 0;
+  bool NoOperand = llvm::any_of(
+      Triggers, [](const Entry &E) { return !E.NoOperandAt.empty(); });
+  return Against && Strict && (!Unmatched.empty() || NoOperand) ? 1 : 0;
 }
 
 } // namespace seam

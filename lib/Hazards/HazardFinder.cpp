@@ -69,8 +69,12 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
       });
     Ready = Any && All;
   }
-  if (M.Rule->What != Trigger::ExplicitSync &&
-      M.Rule->When != TriggerWhen::HostDestination && Ready)
+  // An explicit sync waits whatever its operands hold, unless the rule
+  // names an operand: then it waits only on device data (a lazy API's
+  // eval(x) of host data does nothing).
+  bool ByResidency =
+      M.Rule->What != Trigger::ExplicitSync || M.Rule->Operand >= 0;
+  if (ByResidency && M.Rule->When != TriggerWhen::HostDestination && Ready)
     return S;
   switch (M.Rule->When) {
   case TriggerWhen::Always:
@@ -120,7 +124,7 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
     break;
   }
   }
-  if (M.Rule->What == Trigger::ExplicitSync) {
+  if (!ByResidency) {
     S.Where = Residency::Device;
     S.Operand = nullptr;
   }
