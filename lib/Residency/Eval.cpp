@@ -93,6 +93,9 @@ AbsValue ResidencyWalker::evalDecl(const ValueDecl *D) const {
     return {};
   }
   if (const auto *BD = dyn_cast<BindingDecl>(D)) {
+    // Made ready or assigned since it was bound.
+    if (auto It = Cur.find(BD); It != Cur.end())
+      return It->second;
     // auto [a, b] = f(...): each binding lives where the bundle does.
     if (const auto *DD = dyn_cast_or_null<VarDecl>(BD->getDecomposedDecl()))
       if (const Expr *Init = DD->getInit())

@@ -29,7 +29,9 @@
 
 namespace seam {
 
-using VarState = llvm::DenseMap<const clang::VarDecl *, AbsValue>;
+/// Variables, and names bound by structured bindings (which can be made
+/// ready or assigned one by one), to what they hold.
+using VarState = llvm::DenseMap<const clang::ValueDecl *, AbsValue>;
 
 class ResidencyWalker;
 

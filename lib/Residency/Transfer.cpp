@@ -113,11 +113,13 @@ void ResidencyWalker::markReady(const CallExpr *CE) {
   }
   auto Mark = [&](const Expr *E) {
     forEachTensor(E, [&](const Expr *T) {
+      // A variable, or a name a structured binding made (`auto [loss,
+      // grads] = f(); eval(loss);`).
       if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(T)))
-        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
-          AbsValue V = evalDecl(VD);
+        if (isa<VarDecl, BindingDecl>(DRE->getDecl())) {
+          AbsValue V = evalDecl(DRE->getDecl());
           V.Ready = true;
-          Cur[VD] = V;
+          Cur[DRE->getDecl()] = V;
         }
     });
   };
@@ -238,6 +240,10 @@ void ResidencyWalker::declare(const VarDecl *VD) {
     declareLoopVariable(VD);
     return;
   }
+  // Bound again (each iteration of a loop): its names hold the new bundle.
+  if (const auto *DD = dyn_cast<DecompositionDecl>(VD))
+    for (const BindingDecl *B : DD->bindings())
+      Cur.erase(B);
   if (!tracked(VD->getType()))
     return;
   if (isContainer(VD->getType())) {
@@ -255,6 +261,14 @@ void ResidencyWalker::assign(const Expr *LHS, AbsValue V, bool Compound) {
   const auto *DRE = dyn_cast<DeclRefExpr>(strip(LHS));
   if (!DRE)
     return;
+  if (const auto *BD = dyn_cast<BindingDecl>(DRE->getDecl())) {
+    if (!tracked(BD->getType()))
+      return;
+    if (Compound)
+      V = evalDecl(BD).joined(V);
+    Cur[BD] = V;
+    return;
+  }
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
   if (!VD || !VD->hasLocalStorage() || !tracked(VD->getType()))
     return;

@@ -14,6 +14,25 @@
 // OPERATOR: seam: error: invalid rule pack: {{.*}}bad-device-factory.json: 'residency.deviceFactories[1]': 'lz::operator+' is an operator, not a factory: an operator's result lives where its operands do
 #include "lazy.h"
 
+#include <utility>
+
+// `materialises` reaches names a structured binding made; binding them
+// again (the next iteration) makes them unread again.
+std::pair<lz::array, lz::array> loss_and_grad(const lz::array &x);
+
+void bindings(int steps, const lz::array &x) {
+  for (int i = 0; i < steps; ++i) {
+    auto [loss, grad] = loss_and_grad(x);
+    float l0 = loss.item<float>();
+    // CHECK: :[[@LINE-1]]:21: warning: host sync: '.item()' reads 'loss'{{.*}} [seam-host-sync]
+    lz::eval(loss);
+    // CHECK: :[[@LINE-1]]:9: warning: host sync: 'eval()' waits for the device{{.*}} [seam-host-sync]
+    float l = loss.item<float>();
+    float g = grad.item<float>();
+    // CHECK: :[[@LINE-1]]:20: warning: host sync: '.item()' reads 'grad'{{.*}} [seam-host-sync]
+  }
+}
+
 void run(int steps, const other::Vec &v) {
   for (int i = 0; i < steps; ++i) {
     auto host = lz::array(1.0f);
