@@ -3,6 +3,7 @@
 
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace clang;
 
@@ -15,13 +16,18 @@ static bool isLoopStatement(const Stmt *S) {
 
 namespace {
 
+/// A + B and A - B, or nullopt where int64 overflows.
 std::optional<int64_t> addOrNone(int64_t A, int64_t B) {
   int64_t Out;
-  return __builtin_add_overflow(A, B, &Out) ? std::nullopt : std::optional(Out);
+  if (llvm::AddOverflow(A, B, Out))
+    return std::nullopt;
+  return Out;
 }
 std::optional<int64_t> subOrNone(int64_t A, int64_t B) {
   int64_t Out;
-  return __builtin_sub_overflow(A, B, &Out) ? std::nullopt : std::optional(Out);
+  if (llvm::SubOverflow(A, B, Out))
+    return std::nullopt;
+  return Out;
 }
 
 /// The value of \p E when the loop variable \p V holds \p Value; E may read
