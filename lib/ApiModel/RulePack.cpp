@@ -3,6 +3,7 @@
 #include "Support/InputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -358,8 +359,79 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
   }
 }
 
+/// Fails at \p Where unless \p Template uses every one of \p Needs, or the
+/// rewrite would drop the user's expression.
+void requirePlaceholders(PackReader &R, const std::string &Where,
+                         const std::string &Template,
+                         std::initializer_list<const char *> Needs) {
+  for (const char *N : Needs)
+    if (!R.Error && Template.find(N) == std::string::npos)
+      R.fail(Where, std::string("the template must use ") + N);
+}
+
+void readScalarOperandFix(PackReader &R, const json &Obj, RulePack &P) {
+  const std::string Where = "fixes.scalarOperand";
+  if (!R.checkKeys(Obj, Where, {"value", "operators", "methods"}))
+    return;
+  ScalarOperandFixTemplate T;
+  T.Pack = P.Name;
+  T.Value = R.string(Obj, Where, "value", true);
+  R.strings(Obj, Where, "operators", T.Operators);
+  R.strings(Obj, Where, "methods", T.Methods);
+  requirePlaceholders(R, Where + ".value", T.Value, {"$value"});
+  static const llvm::StringSet<> Known = {"+",  "-",  "*",  "/",
+                                          "+=", "-=", "*=", "/="};
+  for (const std::string &Op : T.Operators)
+    if (!R.Error && !Known.contains(Op))
+      R.fail(Where + ".operators",
+             "'" + Op + "' is not one of + - * / += -= *= /=");
+  if (!R.Error)
+    P.ScalarOperandFixes.push_back(std::move(T));
+}
+
+void readSelectFix(PackReader &R, const json &Obj, RulePack &P) {
+  const std::string Where = "fixes.branchToSelect";
+  if (!R.checkKeys(Obj, Where,
+                   {"condition", "convert", "select", "dtypes", "ops"}))
+    return;
+  SelectFixTemplate T;
+  T.Pack = P.Name;
+  T.Condition = R.string(Obj, Where, "condition", true);
+  T.Convert = R.string(Obj, Where, "convert", true);
+  T.Select = R.string(Obj, Where, "select", true);
+  R.strings(Obj, Where, "ops", T.Ops);
+  if (!R.Error && !Obj.contains("ops"))
+    R.fail(Where, "missing required key 'ops'");
+  requirePlaceholders(R, Where + ".condition", T.Condition, {"$value"});
+  requirePlaceholders(R, Where + ".convert", T.Convert, {"$value"});
+  requirePlaceholders(R, Where + ".select", T.Select,
+                      {"$condition", "$then", "$else"});
+  auto D = Obj.find("dtypes");
+  if (!R.Error && (D == Obj.end() || !D->is_object()))
+    R.fail(Where + ".dtypes",
+           "expected an object from C++ types to the pack's dtypes");
+  if (R.Error)
+    return;
+  for (auto It = D->begin(); It != D->end(); ++It) {
+    if (!It->is_string() || It->get<std::string>().empty()) {
+      R.fail(Where + ".dtypes." + It.key(), "expected a non-empty string");
+      return;
+    }
+    T.Dtypes.emplace_back(It.key(), It->get<std::string>());
+  }
+  P.SelectFixes.push_back(std::move(T));
+}
+
 void readFixes(PackReader &R, const json &Obj, RulePack &P) {
-  if (!R.checkKeys(Obj, "fixes", {"deferredAccumulation", "collectedCopies"}))
+  if (!R.checkKeys(Obj, "fixes",
+                   {"deferredAccumulation", "collectedCopies", "scalarOperand",
+                    "branchToSelect"}))
+    return;
+  if (auto C = Obj.find("scalarOperand"); C != Obj.end())
+    readScalarOperandFix(R, *C, P);
+  if (auto C = Obj.find("branchToSelect"); C != Obj.end() && !R.Error)
+    readSelectFix(R, *C, P);
+  if (R.Error)
     return;
   if (auto C = Obj.find("collectedCopies"); C != Obj.end()) {
     const std::string Where = "fixes.collectedCopies";
@@ -613,6 +685,8 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.DtypeBytes, From.DtypeBytes);
   Append(Into.AccumulationFixes, From.AccumulationFixes);
   Append(Into.CopyFixes, From.CopyFixes);
+  Append(Into.ScalarOperandFixes, From.ScalarOperandFixes);
+  Append(Into.SelectFixes, From.SelectFixes);
 }
 
 llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,

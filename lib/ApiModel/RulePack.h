@@ -127,6 +127,35 @@ struct CopyFixTemplate {
   std::string ToHost;
 };
 
+/// How a pack's API spells the scalar-operand fix (docs/fixes.md): the
+/// one-element tensor "$value" made an operand of a tensor op whose other
+/// operand is "$other", with the promotion of a "$type" scalar; and the
+/// operators and methods that take a tensor where they take a scalar.
+struct ScalarOperandFixTemplate {
+  std::string Pack;
+  std::string Value;
+  std::vector<std::string> Operators; ///< "*", "+=", ...
+  std::vector<std::string> Methods;   ///< "mul", "add_", ...
+};
+
+/// How a pack's API spells the branch-to-select fix (docs/fixes.md).
+struct SelectFixTemplate {
+  std::string Pack;
+  /// The one-element "$value" as a zero-dimensional tensor of "$dtype" on
+  /// the device of "$other".
+  std::string Condition;
+  /// A tensor "$value" converted to "$dtype".
+  std::string Convert;
+  /// The select of "$then" or "$else" by "$condition".
+  std::string Select;
+  /// C++ arithmetic types (as Clang prints the canonical type: "float",
+  /// "long") to the pack's dtypes.
+  std::vector<std::pair<std::string, std::string>> Dtypes;
+  /// Ops that may run in a branch not taken: element-wise, without side
+  /// effects, keeping the shape of their one tensor ("operator*", "relu").
+  std::vector<std::string> Ops;
+};
+
 struct RulePack {
   std::string Name;
   int FormatVersion = 1;
@@ -180,6 +209,8 @@ struct RulePack {
   // Fixes: how this API spells the rewrites of lib/Fixes (one per pack).
   std::vector<AccumulationFixTemplate> AccumulationFixes;
   std::vector<CopyFixTemplate> CopyFixes;
+  std::vector<ScalarOperandFixTemplate> ScalarOperandFixes;
+  std::vector<SelectFixTemplate> SelectFixes;
 };
 
 /// Parses one pack from JSON text; \p Path names it in errors.

@@ -8,11 +8,14 @@ namespace seam {
 
 // One line per fix kind, defined in lib/Fixes/<kind>.cpp.
 const FixKind &deferredAccumulationFix(); // deferred-accumulation.cpp
+const FixKind &scalarOperandFix();        // scalar-operand.cpp
+const FixKind &branchToSelectFix();       // branch-to-select.cpp
 const FixKind &collectedCopiesFix();      // collected-copies.cpp
 
 llvm::ArrayRef<const FixKind *> fixRegistry() {
-  static const FixKind *const Kinds[] = {&deferredAccumulationFix(),
-                                         &collectedCopiesFix()};
+  static const FixKind *const Kinds[] = {
+      &deferredAccumulationFix(), &scalarOperandFix(), &branchToSelectFix(),
+      &collectedCopiesFix()};
   return Kinds;
 }
 

@@ -119,6 +119,44 @@ const Stmt *parentOf(ASTContext &Ctx, const Stmt *S) {
   return nullptr;
 }
 
+static std::string typeText(ASTContext &Ctx, QualType T) {
+  T = T.getUnqualifiedType();
+  if (auto *S = T->getAs<SubstTemplateTypeParmType>())
+    T = S->getReplacementType().getUnqualifiedType();
+  PrintingPolicy PP = Ctx.getPrintingPolicy();
+  PP.SuppressTagKeyword = true;
+  return T.getAsString(PP);
+}
+
+std::string writtenType(ASTContext &Ctx, const Expr *Value) {
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(Value))
+    if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee());
+        ME && ME->getNumTemplateArgs() == 1)
+      if (auto R = fileRange(Ctx, ME->getTemplateArgs()[0].getSourceRange()))
+        return rangeText(Ctx, *R);
+  return typeText(Ctx, Value->getType());
+}
+
+const Expr *scalarValue(ASTContext &Ctx, const Expr *Read) {
+  const Expr *V = Read;
+  if (auto *ME = dyn_cast_or_null<MemberExpr>(parentOf(Ctx, V)))
+    if (auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(parentOf(Ctx, ME));
+        MC && MC->getNumArgs() == 0 && MC->getType()->isArithmeticType())
+      V = MC;
+  QualType T = V->getType().getCanonicalType();
+  if (!T->isArithmeticType() || T->isEnumeralType() || T->isAnyComplexType())
+    return nullptr;
+  return V;
+}
+
+std::string objectText(ASTContext &Ctx, const Expr *Call, CharSourceRange Obj) {
+  std::string Text = rangeText(Ctx, Obj);
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee()); ME && ME->isArrow())
+      return "(*" + Text + ")";
+  return Text;
+}
+
 std::string instantiate(
     std::string T,
     std::initializer_list<std::pair<const char *, std::string>> Values) {

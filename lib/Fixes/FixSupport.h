@@ -44,6 +44,19 @@ const clang::Expr *bare(const clang::Expr *E);
 /// temporaries), or nullptr.
 const clang::Stmt *parentOf(clang::ASTContext &Ctx, const clang::Stmt *S);
 
+/// The C++ type of the scalar value \p Value as the user wrote it (the
+/// template argument of `item<int64_t>()`), else as Clang prints it.
+std::string writtenType(clang::ASTContext &Ctx, const clang::Expr *Value);
+
+/// The scalar read at \p Read with a conversion call that follows it
+/// (`E.item().toFloat()`), when the value is arithmetic; else nullptr.
+const clang::Expr *scalarValue(clang::ASTContext &Ctx, const clang::Expr *Read);
+
+/// The text of object \p Obj of member call \p Call, as an operand that
+/// `.method()` can follow (`(*p)` for `p->item()`).
+std::string objectText(clang::ASTContext &Ctx, const clang::Expr *Call,
+                       clang::CharSourceRange Obj);
+
 /// Replaces every "$name" of \p Values in \p Template.
 std::string
 instantiate(std::string Template,

@@ -155,15 +155,6 @@ std::variant<Accumulation, std::string> match(const FixInput &In) {
   return A;
 }
 
-std::string typeText(ASTContext &Ctx, QualType T) {
-  T = T.getUnqualifiedType();
-  if (auto *S = T->getAs<SubstTemplateTypeParmType>())
-    T = S->getReplacementType().getUnqualifiedType();
-  PrintingPolicy PP = Ctx.getPrintingPolicy();
-  PP.SuppressTagKeyword = true;
-  return T.getAsString(PP);
-}
-
 class DeferredAccumulation : public FixKind {
 public:
   llvm::StringRef name() const override { return "deferred-accumulation"; }
@@ -206,10 +197,7 @@ public:
       Out.Reason = "the sum is written inside a macro";
       return Out;
     }
-    std::string Obj = rangeText(Ctx, *ObjRange);
-    if (auto *MC = dyn_cast<CXXMemberCallExpr>(In.Site.Call))
-      if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee()); ME && ME->isArrow())
-        Obj = "(*" + Obj + ")";
+    std::string Obj = objectText(Ctx, In.Site.Call, *ObjRange);
     std::string Tensor = instantiate(Floating ? T->Value : T->Count,
                                      {{"value", Obj}, {"dtype", Dtype}});
     // What is added, with the scalar read replaced by the tensor.
@@ -249,12 +237,7 @@ public:
 
     // The type as the user wrote it (`item<int64_t>`), else as Clang
     // prints it.
-    std::string Type = typeText(Ctx, A.Value->getType());
-    if (auto *MC = dyn_cast<CXXMemberCallExpr>(A.Value))
-      if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee());
-          ME && ME->getNumTemplateArgs() == 1)
-        if (auto R = fileRange(Ctx, ME->getTemplateArgs()[0].getSourceRange()))
-          Type = rangeText(Ctx, *R);
+    std::string Type = writtenType(Ctx, A.Value);
     std::string Read = instantiate(T->Read, {{"value", Name}, {"type", Type}});
     std::string ReadBack =
         A.ReadOp.size() == 2
