@@ -1,6 +1,7 @@
 //===- branch_fixed.cpp - The branch as a select that stays on the device -===//
 //
-// Same forward as branch.cpp with the `if` turned into where(): both arms
+// What `seam check --fix` makes of branch.cpp (fix kind branch-to-select; a
+// test checks that the code below this comment is exactly that): both arms
 // are computed and selected on the device, so each call is one region with
 // no host wait.
 //
@@ -19,7 +20,8 @@ int main() {
 
   auto Forward = compile([&](Tensor X) {
     Tensor H = relu(X * Scale + Bias);
-    Tensor Out = where(H.mean() > 0.5, H * 2.0, H * 0.5);
+    Tensor Out;
+    Out = seam::rt::where(H.mean() > 0.5f, H * 2.0, H * 0.5);
     return tanh(Out + 1.0);
   });
 

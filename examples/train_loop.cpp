@@ -35,7 +35,7 @@ int main() {
   for (int I = 0; I < Steps; ++I) {
     auto [NewW, Loss] = Step(X, Xt, Y, W);
     W = NewW;
-    Last = Loss.item<float>(); // Host sync every step.
+    Last = Loss.item<float>();
   }
   std::cout << "final loss " << Last << "\n";
   synchronize();

@@ -422,15 +422,34 @@ void readSelectFix(PackReader &R, const json &Obj, RulePack &P) {
   P.SelectFixes.push_back(std::move(T));
 }
 
+void readLastValueFix(PackReader &R, const json &Obj, RulePack &P) {
+  const std::string Where = "fixes.lastValue";
+  if (!R.checkKeys(Obj, Where, {"holder", "keep", "defined", "read"}))
+    return;
+  LastValueFixTemplate T;
+  T.Pack = P.Name;
+  T.Holder = R.string(Obj, Where, "holder", true);
+  T.Keep = R.string(Obj, Where, "keep", true);
+  T.Defined = R.string(Obj, Where, "defined", true);
+  T.Read = R.string(Obj, Where, "read", true);
+  requirePlaceholders(R, Where + ".keep", T.Keep, {"$value"});
+  requirePlaceholders(R, Where + ".defined", T.Defined, {"$value"});
+  requirePlaceholders(R, Where + ".read", T.Read, {"$value", "$type"});
+  if (!R.Error)
+    P.LastValueFixes.push_back(std::move(T));
+}
+
 void readFixes(PackReader &R, const json &Obj, RulePack &P) {
   if (!R.checkKeys(Obj, "fixes",
                    {"deferredAccumulation", "collectedCopies", "scalarOperand",
-                    "branchToSelect"}))
+                    "branchToSelect", "lastValue"}))
     return;
   if (auto C = Obj.find("scalarOperand"); C != Obj.end())
     readScalarOperandFix(R, *C, P);
   if (auto C = Obj.find("branchToSelect"); C != Obj.end() && !R.Error)
     readSelectFix(R, *C, P);
+  if (auto C = Obj.find("lastValue"); C != Obj.end() && !R.Error)
+    readLastValueFix(R, *C, P);
   if (R.Error)
     return;
   if (auto C = Obj.find("collectedCopies"); C != Obj.end()) {
@@ -687,6 +706,7 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
   Append(Into.CopyFixes, From.CopyFixes);
   Append(Into.ScalarOperandFixes, From.ScalarOperandFixes);
   Append(Into.SelectFixes, From.SelectFixes);
+  Append(Into.LastValueFixes, From.LastValueFixes);
 }
 
 llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,

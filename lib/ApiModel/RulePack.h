@@ -138,6 +138,17 @@ struct ScalarOperandFixTemplate {
   std::vector<std::string> Methods;   ///< "mul", "add_", ...
 };
 
+/// How a pack's API spells the last-value fix (docs/fixes.md): a tensor
+/// variable that holds "$value" past the iteration, its test for having
+/// been assigned, and the host value of "$value" as "$type".
+struct LastValueFixTemplate {
+  std::string Pack;
+  std::string Holder;  ///< the tensor type to declare
+  std::string Keep;    ///< "$value" kept: detached, its own copy
+  std::string Defined; ///< whether "$value" was ever assigned
+  std::string Read;    ///< "$value" on the host as "$type"
+};
+
 /// How a pack's API spells the branch-to-select fix (docs/fixes.md).
 struct SelectFixTemplate {
   std::string Pack;
@@ -211,6 +222,7 @@ struct RulePack {
   std::vector<CopyFixTemplate> CopyFixes;
   std::vector<ScalarOperandFixTemplate> ScalarOperandFixes;
   std::vector<SelectFixTemplate> SelectFixes;
+  std::vector<LastValueFixTemplate> LastValueFixes;
 };
 
 /// Parses one pack from JSON text; \p Path names it in errors.

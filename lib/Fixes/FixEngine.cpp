@@ -8,14 +8,15 @@ namespace seam {
 
 // One line per fix kind, defined in lib/Fixes/<kind>.cpp.
 const FixKind &deferredAccumulationFix(); // deferred-accumulation.cpp
+const FixKind &lastValueFix();            // last-value.cpp
 const FixKind &scalarOperandFix();        // scalar-operand.cpp
 const FixKind &branchToSelectFix();       // branch-to-select.cpp
 const FixKind &collectedCopiesFix();      // collected-copies.cpp
 
 llvm::ArrayRef<const FixKind *> fixRegistry() {
   static const FixKind *const Kinds[] = {
-      &deferredAccumulationFix(), &scalarOperandFix(), &branchToSelectFix(),
-      &collectedCopiesFix()};
+      &deferredAccumulationFix(), &lastValueFix(), &scalarOperandFix(),
+      &branchToSelectFix(), &collectedCopiesFix()};
   return Kinds;
 }
 

@@ -31,12 +31,14 @@ int main() {
   torch::Tensor lr = torch::full({1}, 0.25).to(dev);
   double total = 0;
   int64_t positive = 0;
+  float last = -1;
   std::vector<torch::Tensor> kept;
   for (int i = 0; i < 20; ++i) {
     torch::Tensor x = torch::randn({8}).to(dev);
     torch::Tensor loss = (x * w).pow(2).mean();
     total += loss.item<double>();
     positive += (x > 0).sum().item<int64_t>();
+    last = loss.item<float>();
     x = x * scale.item<float>();
     torch::Tensor y;
     if (loss.item<float>() > 1.0)
@@ -46,21 +48,26 @@ int main() {
     w = w - y * lr.item<float>();
     kept.push_back(w.sum().cpu());
   }
-  std::printf("total %.9g positive %lld\n", total, (long long)positive);
+  std::printf("total %.9g positive %lld last %.9g\n", total,
+              (long long)positive, last);
   for (int64_t i = 0; i < 8; ++i)
     std::printf("w[%lld] %.9g\n", (long long)i, w[i].item<double>());
   for (auto &k : kept)
     std::printf("%.9g\n", k.item<double>());
 }
 // FIRST: seam: applied 5 of 5 fixes to 1 file
-// SECOND: seam: applied 1 of 1 fix to 1 file
+// SECOND: seam: applied 2 of 2 fixes to 1 file
 // FIXED: {{^}}    total_device = total_device + loss.detach().reshape({});
 // FIXED: {{^}}    positive_device = positive_device + (x > 0).sum().detach().reshape({}).to(torch::kLong);
+// FIXED: {{^}}    last_device = loss.detach().reshape({}).clone();
 // FIXED: {{^}}    x = x * scale.detach().reshape({}).to(x.device(), torch::result_type(x, static_cast<float>(0)));
 // FIXED: {{^}}    y = torch::where(loss.detach().reshape({}).to(x.device(), torch::kFloat).to(torch::kDouble) > 1.0, x * 2.0, x * 0.5);
 // FIXED: {{^}}    w = w - y * lr.detach().reshape({}).to(y.device(), torch::result_type(y, static_cast<float>(0)));
 // FIXED: {{^}}    kept.push_back(w.sum());
-// FIXED: {{^}}    element = element.cpu();
+// FIXED: {{^}}  if (last_device.defined())
+// FIXED-NEXT: {{^}}    last = last_device.item<float>();
+// FIXED-NEXT: {{^}}  for (auto &element : kept)
+// FIXED-NEXT: {{^}}    element = element.cpu();
 // FIXED: {{^}}  total += total_device.item<double>();
 // FIXED: {{^}}  positive += positive_device.item<int64_t>();
-// OUT: total {{[0-9.]+}} positive {{[0-9]+}}
+// OUT: total {{[0-9.]+}} positive {{[0-9]+}} last {{[0-9.]+}}
