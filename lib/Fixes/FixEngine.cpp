@@ -75,6 +75,8 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
   // Several results at one site (a break and a sync) share its answer.
   std::map<int, size_t> Answered;
   llvm::DenseMap<const clang::Stmt *, unsigned> Slots;
+  // Per function: names declared in different functions do not clash.
+  std::map<unsigned, llvm::StringSet<>> Taken;
   for (size_t I = 0; I < Findings.size(); ++I) {
     Finding &F = Findings[I];
     if (F.SiteIndex < 0)
@@ -88,7 +90,7 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
     }
     Answered[F.SiteIndex] = I;
     const TriggerSite &S = Sites[F.SiteIndex];
-    FixInput In{Ctx, Api, Regions, S};
+    FixInput In{Ctx, Api, Regions, S, Taken[S.Node]};
     std::string Reason;
     for (const FixKind *K : fixRegistry()) {
       FixAnswer A = K->propose(
@@ -96,6 +98,8 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
       if (A.Rewrite) {
         for (const clang::Stmt *At : A.Anchors)
           ++Slots[At];
+        for (const std::string &Name : A.Names)
+          Taken[S.Node].insert(Name);
         A.Rewrite->Effect = effectOf(F, A.Rewrite->Effect);
         F.AutoFix = std::move(A.Rewrite);
         break;

@@ -17,6 +17,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct FixInput {
   const ApiModel &Api;
   const RegionModel &Regions;
   const TriggerSite &Site;
+  /// Names that rewrites offered earlier in this TU declare: a fresh name
+  /// must avoid them too (two sums of one variable in two loops).
+  const llvm::StringSet<> &Taken;
 };
 
 /// A fix kind's answer: a rewrite, or why it does not apply ("" when the
@@ -37,6 +41,8 @@ struct FixAnswer {
   std::string Reason;
   /// The statements the rewrite is anchored at (see FixKind::propose).
   std::vector<const clang::Stmt *> Anchors;
+  /// The names the rewrite declares.
+  std::vector<std::string> Names;
 };
 
 /// A kind of fix: finds its pattern at a site and proves its preconditions.

@@ -203,10 +203,10 @@ loopVariable(ASTContext &Ctx, const FunctionDecl *FD, const VarDecl *Var,
 }
 
 std::string freshName(ASTContext &Ctx, const LoopVariable &V,
-                      const std::string &Base) {
+                      const std::string &Base, const llvm::StringSet<> &Taken) {
   std::string Name = Base;
   for (unsigned N = 2;
-       V.Names.contains(Name) ||
+       V.Names.contains(Name) || Taken.contains(Name) ||
        !Ctx.getTranslationUnitDecl()->lookup(&Ctx.Idents.get(Name)).empty();
        ++N)
     Name = Base + std::to_string(N);

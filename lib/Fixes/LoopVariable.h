@@ -47,10 +47,10 @@ loopVariable(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
              llvm::ArrayRef<const clang::DeclRefExpr *> Own,
              llvm::StringRef What, bool AllowGuard);
 
-/// \p Base, or \p Base with a number, that names nothing in the function
-/// nor at file scope.
+/// \p Base, or \p Base with a number, that names nothing in the function,
+/// nor at file scope, nor in \p Taken (what earlier rewrites declare).
 std::string freshName(clang::ASTContext &Ctx, const LoopVariable &V,
-                      const std::string &Base);
+                      const std::string &Base, const llvm::StringSet<> &Taken);
 
 /// Where the \p Slot-th rewrite anchored at the same place inserts its line
 /// \p Line: right after \p After (slot 0), or at the start of the next line

@@ -127,7 +127,7 @@ public:
       return Out;
     }
     std::string List = C.In.Var->getName().str();
-    std::string Element = freshName(Ctx, C.In, "element");
+    std::string Element = freshName(Ctx, C.In, "element", In.Taken);
     const Stmt *Loop = C.In.Loop;
     SourceLocation LoopEnd = endOfStatement(Ctx, Loop);
     std::optional<TextEdit> After = lineInsert(

@@ -185,7 +185,7 @@ public:
     const IfStmt *Guard = A.In.Guard;
     const Stmt *Loop = A.In.Loop;
     std::string Acc = A.Acc->getName().str();
-    std::string Name = freshName(Ctx, A.In, Acc + "_device");
+    std::string Name = freshName(Ctx, A.In, Acc + "_device", In.Taken);
 
     bool Floating = A.Value->getType()->isRealFloatingType();
     const std::string &Dtype = Floating ? T->FloatingDtype : T->IntegralDtype;
@@ -247,10 +247,21 @@ public:
     F.Kind = name().str();
     F.Effect = "adds one small device op per execution and one wait after "
                "the loop";
-    F.Edits.push_back(insertEdit(
-        Ctx, endOfStatement(Ctx, A.In.Decl),
-        "\n" + indentOf(Ctx, A.In.Decl->getBeginLoc()) + "auto " + Name +
-            " = " + instantiate(T->Init, {{"dtype", Dtype}}) + ";"));
+    // A variable summed in two loops gets a device sum for each, both
+    // declared after it (one offset each).
+    std::optional<TextEdit> Declare =
+        lineInsert(Ctx, endOfStatement(Ctx, A.In.Decl), SlotOf(A.In.Decl),
+                   indentOf(Ctx, A.In.Decl->getBeginLoc()),
+                   "auto " + Name + " = " +
+                       instantiate(T->Init, {{"dtype", Dtype}}) + ";");
+    if (!Declare) {
+      Out.Reason = "two other fixes already declare after '" + Acc +
+                   "': run --fix again once their fixes are applied";
+      return Out;
+    }
+    F.Edits.push_back(std::move(*Declare));
+    Out.Anchors.push_back(A.In.Decl);
+    Out.Names.push_back(Name);
     F.Edits.push_back(
         replaceEdit(Ctx, *AssignRange, Name + " = " + Name + " + " + Added));
     // Where the sum is read back: after the loop, and at the start of the

@@ -101,7 +101,7 @@ public:
       return Out;
     }
     std::string Var = L.In.Var->getNameAsString();
-    std::string Name = freshName(Ctx, L.In, Var + "_device");
+    std::string Name = freshName(Ctx, L.In, Var + "_device", In.Taken);
     std::string Type = writtenType(Ctx, L.Read);
     const Stmt *Loop = L.In.Loop;
     std::string Indent = indentOf(Ctx, Loop->getBeginLoc());
@@ -122,10 +122,10 @@ public:
     Value.replace(From, Len,
                   instantiate(T->Read, {{"value", Name}, {"type", Type}}));
     std::string ReadBack = Var + " = " + Value + ";";
-    std::optional<TextEdit> After = lineInsert(
-        Ctx, endOfStatement(Ctx, Loop), SlotOf(Loop), Indent,
-        "if (" + instantiate(T->Defined, {{"value", Name}}) + ")\n" + Indent +
-            "  " + ReadBack);
+    std::optional<TextEdit> After =
+        lineInsert(Ctx, endOfStatement(Ctx, Loop), SlotOf(Loop), Indent,
+                   "if (" + instantiate(T->Defined, {{"value", Name}}) + ")\n" +
+                       Indent + "  " + ReadBack);
     if (!After) {
       Out.Reason = "two other fixes already add code after the same loop: "
                    "run --fix again once they are applied";
@@ -133,15 +133,22 @@ public:
     }
     Fix F;
     F.Kind = name().str();
-    F.Edits.push_back(insertEdit(Ctx, endOfStatement(Ctx, L.In.Decl),
-                                 "\n" +
-                                     indentOf(Ctx, L.In.Decl->getBeginLoc()) +
-                                     T->Holder + " " + Name + ";"));
+    std::optional<TextEdit> Declare = lineInsert(
+        Ctx, endOfStatement(Ctx, L.In.Decl), SlotOf(L.In.Decl),
+        indentOf(Ctx, L.In.Decl->getBeginLoc()), T->Holder + " " + Name + ";");
+    if (!Declare) {
+      Out.Reason = "two other fixes already declare after '" + Var +
+                   "': run --fix again once they are applied";
+      return Out;
+    }
+    F.Edits.push_back(std::move(*Declare));
+    Out.Anchors.push_back(L.In.Decl);
+    Out.Names.push_back(Name);
     F.Edits.push_back(replaceEdit(
         Ctx, *AssignRange,
         Name + " = " +
-            instantiate(T->Keep, {{"value", objectText(Ctx, S.Call,
-                                                       *ObjRange)}})));
+            instantiate(T->Keep,
+                        {{"value", objectText(Ctx, S.Call, *ObjRange)}})));
     F.Edits.push_back(std::move(*After));
     Out.Anchors.push_back(Loop);
     F.Description = "keep the last value of '" + Var + "' on the device in '" +

@@ -176,6 +176,26 @@ double captured(torch::Tensor x, int n) {
   return s + count;
 }
 
+// One variable summed in two loops: a device sum for each, each with its
+// own name, declared after it at its own offset (the generality check found
+// a train and a test loop sharing `num_correct`).
+int64_t twice(torch::Tensor x, int n) {
+  x = x.to(torch::kCUDA);
+  int64_t correct = 0;
+  for (int i = 0; i < n; ++i)
+    correct += x.gt(0).sum().item<int64_t>();
+  // CHECK: :[[@LINE-1]]:30: warning: host sync{{.*}}[seam-host-sync]
+  // CHECK: note: fix (deferred-accumulation): accumulate 'correct' on the device in 'correct_device' and
+  // CHECK: fix-it:"{{.*}}":{[[@LINE-5]]:23-[[@LINE-5]]:23}:"\n  auto correct_device = torch::zeros({}, torch::kLong);"
+  correct = 0;
+  for (int i = 0; i < n; ++i)
+    correct += x.lt(0).sum().item<int64_t>();
+  // CHECK: :[[@LINE-1]]:30: warning: host sync{{.*}}[seam-host-sync]
+  // CHECK: note: fix (deferred-accumulation): accumulate 'correct' on the device in 'correct_device2' and
+  // CHECK: fix-it:"{{.*}}":{[[@LINE-10]]:1-[[@LINE-10]]:1}:"  auto correct_device2 = torch::zeros({}, torch::kLong);\n"
+  return correct;
+}
+
 // A print every step has no rewrite: a suggestion, never applied.
 void printed(torch::Tensor x, int n) {
   x = x.to(torch::kCUDA);
@@ -185,7 +205,7 @@ void printed(torch::Tensor x, int n) {
   // CHECK: note: no automatic fix: no fix kind rewrites this use of the value; suggestion: print every N steps
 }
 
-// APPLIED: seam: applied 6 of 6 fixes to 1 file
+// APPLIED: seam: applied 8 of 8 fixes to 1 file
 
 // After --fix: the sums that were fixed are gone; what had no fix stays.
 // AFTER: :{{[0-9]+}}:18: warning: host sync{{.*}}'x.max()'{{.*}}[seam-host-sync]
