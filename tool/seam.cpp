@@ -114,7 +114,7 @@ static int runSeam(int Argc, char **Argv) {
   // `seam validate ... --run PROG [ARGS...] [-- FLAGS]`: the program and its
   // arguments run up to "--".
   std::vector<std::string> RunArgv;
-  bool SawRun = false;
+  bool SawRun = false, SawRunFlag = false;
   for (int I = 1; I < Argc; ++I) {
     if (SawRun && !SawDashDash && std::strcmp(Argv[I], "--") != 0) {
       RunArgv.push_back(Argv[I]);
@@ -122,7 +122,7 @@ static int runSeam(int Argc, char **Argv) {
     }
     if (!SawDashDash && !SawRun && std::strcmp(Argv[I], "--run") == 0 &&
         !Args.empty() && Args[0] == "validate") {
-      SawRun = true;
+      SawRun = SawRunFlag = true;
       continue;
     }
     if (!SawDashDash && std::strcmp(Argv[I], "--") == 0)
@@ -454,6 +454,36 @@ static int runSeam(int Argc, char **Argv) {
                    "Stop the program after this many seconds (exit 2); 0: "
                    "never. Default: 600")
       ->check(CLI::Range(0u, 604800u));
+  bool ValidFixed = false;
+  std::string ValidBuild;
+  double ValidOutputTol = 1e-5;
+  Validate->add_flag(
+      "--fixed", ValidFixed,
+      "Prove Seam's fixes by running them: copy the sources twice, apply "
+      "the fixes to one copy, build both with --build, run both (without "
+      "arguments), and show per line the syncs, graph breaks and device "
+      "idle before and after, and whether both printed the same "
+      "(docs/fixes.md). Exit 1 when the outputs differ; needs the flags "
+      "after --, not -p");
+  Validate->add_option(
+      "--build", ValidBuild,
+      "With --fixed: the shell command that builds the program; {sources} "
+      "becomes the copies of the sources, {out} the program to write. The "
+      "copies are in a temporary directory: name the originals' include "
+      "directories with -I");
+  Validate
+      ->add_option("--output-tolerance", ValidOutputTol,
+                   "With --fixed: how far apart (relative) two numbers "
+                   "written with a fraction may be for the outputs to be the "
+                   "same. Default: 1e-5")
+      ->check(CLI::Range(0.0, 1.0));
+  ValidateFixedOptions Fixed;
+  Validate->add_option(
+      "--ignore-output", Fixed.IgnoreOutput,
+      "With --fixed: a regex; output lines it matches are left out of the "
+      "comparison. Default: the lines seam::rt's stats() prints "
+      "('^regions=[0-9]+ graph_breaks=[0-9]+ '), which count what the fixes "
+      "change");
 
   try {
     std::vector<std::string> Reversed(Args.rbegin(), Args.rend());
@@ -491,6 +521,35 @@ static int runSeam(int Argc, char **Argv) {
     return runCalibrate(Calib);
   if (MergeCmd->parsed())
     return runMerge(Merge);
+  if (Validate->parsed() && ValidFixed) {
+    if (SawRunFlag)
+      return usageError("--fixed builds the program with --build; --run "
+                        "does not apply",
+                        "validate ");
+    if (ValidBuild.empty())
+      return usageError("--fixed needs --build, the command that builds "
+                        "the program ({sources} and {out} are replaced)",
+                        "validate ");
+    if (ValidBuild.find("{out}") == std::string::npos ||
+        ValidBuild.find("{sources}") == std::string::npos)
+      return usageError("--build '" + ValidBuild +
+                            "': the command must use {sources} and {out}",
+                        "validate ");
+    Fixed.Check = Valid.Check;
+    Fixed.Check.Frontend.HasExtraArgs = SawDashDash;
+    Fixed.Check.Frontend.ExtraArgs = Extra;
+    Fixed.Check.RulesDir = findRulesDir(Argv[0]);
+    if (!ValidProfile.empty()) {
+      Fixed.Check.Profile = ValidProfile;
+      Fixed.Check.ProfileGiven = true;
+    }
+    Fixed.BuildCommand = ValidBuild;
+    Fixed.OutputTolerance = ValidOutputTol;
+    Fixed.Json = ValidFormat == "json";
+    Fixed.OutputPath = Valid.OutputPath;
+    Fixed.TimeoutSeconds = Valid.TimeoutSeconds;
+    return runValidateFixed(Fixed);
+  }
   if (Validate->parsed()) {
     if (RunArgv.empty())
       return usageError("--run needs the program to run (seam validate "

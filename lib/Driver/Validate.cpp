@@ -76,17 +76,6 @@ struct Predicted {
   std::set<unsigned> Columns;
 };
 
-/// What the runtime measured at one line (its APIs there together).
-struct Measured {
-  std::string File;
-  unsigned Line = 0;
-  bool Region = false;
-  std::set<std::string> Apis;
-  int64_t Executions = 0, Syncs = 0, Breaks = 0, Pieces = 0, RegionPieces = 0,
-          Compiles = 0, Recompiles = 0, IdleSamples = 0;
-  double HostWait = 0, Idle = 0, IdleMedian = 0;
-};
-
 struct Row {
   const Predicted *P = nullptr;
   const Measured *M = nullptr;
@@ -175,46 +164,6 @@ std::vector<Predicted> predictions(const Report &R) {
   std::vector<Predicted> Out;
   for (auto &[Key, P] : ByLine)
     Out.push_back(std::move(P));
-  return Out;
-}
-
-llvm::Expected<std::vector<Measured>> measurements(const nlohmann::json &J) {
-  auto Bad = [](const std::string &Why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                   Why.c_str());
-  };
-  if (!J.is_object() || J.value("format", "") != "seam-rt-report" ||
-      !J.contains("sites") || !J["sites"].is_array())
-    return Bad("not a seam::rt site report");
-  std::map<std::tuple<std::string, unsigned, bool>, Measured> ByLine;
-  for (const nlohmann::json &S : J["sites"]) {
-    std::string Api = S.value("api", "");
-    bool Region = Api == "compile";
-    std::string File = canonical(S.value("file", ""));
-    unsigned Line = S.value("line", 0u);
-    Measured &M = ByLine[{File, Line, Region}];
-    M.File = File;
-    M.Line = Line;
-    M.Region = Region;
-    M.Apis.insert(Api);
-    M.Executions += S.value("executions", int64_t(0));
-    M.Syncs += S.value("syncs", int64_t(0));
-    M.Breaks += S.value("graph_breaks", int64_t(0));
-    M.Pieces += S.value("pieces", int64_t(0));
-    M.RegionPieces += S.value("region_pieces", int64_t(0));
-    M.Compiles += S.value("compiles", int64_t(0));
-    M.Recompiles += S.value("recompiles", int64_t(0));
-    M.HostWait += S.value("host_wait_us", 0.0);
-    M.Idle += S.value("device_idle_us", 0.0);
-    // Two APIs on one line: the median of the one that synced most.
-    int64_t Samples = S.value("idle_samples", int64_t(0));
-    if (Samples > M.IdleSamples)
-      M.IdleMedian = S.value("device_idle_median_us", 0.0);
-    M.IdleSamples = std::max(M.IdleSamples, Samples);
-  }
-  std::vector<Measured> Out;
-  for (auto &[Key, M] : ByLine)
-    Out.push_back(std::move(M));
   return Out;
 }
 
@@ -501,6 +450,46 @@ nlohmann::json toJson(const std::vector<Row> &Rows, const ValidateOptions &Opts,
 }
 
 } // namespace
+
+llvm::Expected<std::vector<Measured>> measurements(const nlohmann::json &J) {
+  auto Bad = [](const std::string &Why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   Why.c_str());
+  };
+  if (!J.is_object() || J.value("format", "") != "seam-rt-report" ||
+      !J.contains("sites") || !J["sites"].is_array())
+    return Bad("not a seam::rt site report");
+  std::map<std::tuple<std::string, unsigned, bool>, Measured> ByLine;
+  for (const nlohmann::json &S : J["sites"]) {
+    std::string Api = S.value("api", "");
+    bool Region = Api == "compile";
+    std::string File = canonical(S.value("file", ""));
+    unsigned Line = S.value("line", 0u);
+    Measured &M = ByLine[{File, Line, Region}];
+    M.File = File;
+    M.Line = Line;
+    M.Region = Region;
+    M.Apis.insert(Api);
+    M.Executions += S.value("executions", int64_t(0));
+    M.Syncs += S.value("syncs", int64_t(0));
+    M.Breaks += S.value("graph_breaks", int64_t(0));
+    M.Pieces += S.value("pieces", int64_t(0));
+    M.RegionPieces += S.value("region_pieces", int64_t(0));
+    M.Compiles += S.value("compiles", int64_t(0));
+    M.Recompiles += S.value("recompiles", int64_t(0));
+    M.HostWait += S.value("host_wait_us", 0.0);
+    M.Idle += S.value("device_idle_us", 0.0);
+    // Two APIs on one line: the median of the one that synced most.
+    int64_t Samples = S.value("idle_samples", int64_t(0));
+    if (Samples > M.IdleSamples)
+      M.IdleMedian = S.value("device_idle_median_us", 0.0);
+    M.IdleSamples = std::max(M.IdleSamples, Samples);
+  }
+  std::vector<Measured> Out;
+  for (auto &[Key, M] : ByLine)
+    Out.push_back(std::move(M));
+  return Out;
+}
 
 std::optional<double> parseTolerance(const std::string &Text) {
   llvm::StringRef T = llvm::StringRef(Text).trim();

@@ -13,7 +13,12 @@
 
 #include "Driver/CheckCommand.h"
 
+#include "llvm/Support/Error.h"
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,9 +39,46 @@ struct ValidateOptions {
   unsigned TimeoutSeconds = 600;
 };
 
+/// What the runtime measured at one line (its APIs there together).
+struct Measured {
+  std::string File;
+  unsigned Line = 0;
+  bool Region = false;
+  std::set<std::string> Apis;
+  int64_t Executions = 0, Syncs = 0, Breaks = 0, Pieces = 0, RegionPieces = 0,
+          Compiles = 0, Recompiles = 0, IdleSamples = 0;
+  double HostWait = 0, Idle = 0, IdleMedian = 0;
+};
+
+/// The lines of a seam::rt site report (SEAM_RT_REPORT); throws
+/// nlohmann::json::exception on a field of the wrong type.
+llvm::Expected<std::vector<Measured>> measurements(const nlohmann::json &J);
+
 /// Returns 0 (compared; within the tolerance, if one was given), 1 (a
 /// value outside the tolerance) or 2 (an error, reported on one line).
 int runValidate(const ValidateOptions &Opts);
+
+/// `seam validate --fixed`: the fixes proved by running (ValidateFixed.cpp).
+struct ValidateFixedOptions {
+  CheckOptions Check; ///< the sources, and the flags after "--"
+  /// --build: a shell command with {sources} and {out}, run once for the
+  /// copies as written and once for the fixed copies.
+  std::string BuildCommand;
+  /// --output-tolerance: how far apart (relative) two numbers with a
+  /// fraction may be for the outputs to count as the same.
+  double OutputTolerance = 1e-5;
+  /// --ignore-output: lines of the output left out of the comparison. By
+  /// default the lines seam::rt's stats() prints: they count what the
+  /// fixes change.
+  std::string IgnoreOutput = "^regions=[0-9]+ graph_breaks=[0-9]+ ";
+  bool Json = false;
+  std::string OutputPath;
+  unsigned TimeoutSeconds = 600;
+};
+
+/// Returns 0 (both versions printed the same), 1 (they did not) or 2 (an
+/// error: a build or run failed, a bad input).
+int runValidateFixed(const ValidateFixedOptions &Opts);
 
 /// Parses "25%" or "0.25" into a fraction; nullopt when malformed.
 std::optional<double> parseTolerance(const std::string &Text);
