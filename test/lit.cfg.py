@@ -46,6 +46,22 @@ config.substitutions.append(
     ("%expect_exit", python + " " + os.path.join(inputs, "expect_exit.py")))
 config.substitutions.append(("%repo", repo))
 
+# %rt_cxx: the compiler that built seam::rt, with its sanitizer flags, so a
+# test that builds a seam::rt program links it the way the library was built
+# (a sanitized libseam_rt needs a sanitized program).
+import re
+rt_cxx = "c++"
+cache = os.path.join(build, "CMakeCache.txt")
+if os.path.exists(cache):
+    text = open(cache).read()
+    m = re.search(r"^CMAKE_CXX_COMPILER:[A-Z]+=(.+)$", text, re.M)
+    if m:
+        rt_cxx = m.group(1).strip()
+    m = re.search(r"^SEAM_SANITIZE:STRING=(.+)$", text, re.M)
+    if m and m.group(1).strip():
+        rt_cxx += " -fsanitize=" + m.group(1).strip()
+config.substitutions.append(("%rt_cxx", rt_cxx))
+
 import shutil
 if shutil.which("cmake") and shutil.which("ninja"):
     config.available_features.add("cmake")

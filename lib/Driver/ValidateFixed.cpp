@@ -1,4 +1,5 @@
-//===- ValidateFixed.cpp - `seam validate --fixed`: fixes proved by running ===//
+//===- ValidateFixed.cpp - `seam validate --fixed`: fixes proved by running
+//===//
 //
 // Copies a seam::rt program's sources twice into a temporary directory,
 // applies Seam's fixes to the second copy (as `seam check --fix` would,
@@ -127,9 +128,8 @@ std::string buildAndRun(Version &V, const std::string &Command,
   Env.push_back("SEAM_RT_REPORT=" + Report);
   std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
   std::string RunLog = V.Dir + "/output.txt";
-  if (std::string Why =
-          execute({Program}, EnvRefs, RunLog, Timeout,
-                  "the " + V.Name + " version of the program");
+  if (std::string Why = execute({Program}, EnvRefs, RunLog, Timeout,
+                                "the " + V.Name + " version of the program");
       !Why.empty()) {
     llvm::errs() << readText(RunLog);
     return Why;
@@ -137,11 +137,11 @@ std::string buildAndRun(Version &V, const std::string &Command,
   V.Output = readText(RunLog);
   auto Buf = readInputFile(Report, "the site report");
   if (!Buf)
-    return "the " + V.Name + " version wrote no seam::rt site report (is it "
-                             "linked against seam::rt?)";
-  nlohmann::json J = nlohmann::json::parse((*Buf)->getBuffer().begin(),
-                                           (*Buf)->getBuffer().end(), nullptr,
-                                           false);
+    return "the " + V.Name +
+           " version wrote no seam::rt site report (is it "
+           "linked against seam::rt?)";
+  nlohmann::json J = nlohmann::json::parse(
+      (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
   try {
     auto Ms = measurements(J);
     if (!Ms)
@@ -212,7 +212,9 @@ std::vector<unsigned> lineMap(llvm::StringRef Before, llvm::StringRef After) {
   if (N * M > 64u * 1024 * 1024)
     return Map; // too large to align: no line is known to be the same
   std::vector<uint32_t> L((N + 1) * (M + 1), 0);
-  auto At = [&](size_t I, size_t J) -> uint32_t & { return L[I * (M + 1) + J]; };
+  auto At = [&](size_t I, size_t J) -> uint32_t & {
+    return L[I * (M + 1) + J];
+  };
   for (size_t I = N; I-- > 0;)
     for (size_t J = M; J-- > 0;)
       At(I, J) = B[I] == A[J] ? At(I + 1, J + 1) + 1
@@ -243,7 +245,7 @@ struct Side {
 };
 
 struct LineRow {
-  std::string File; ///< the original source
+  std::string File;                 ///< the original source
   unsigned Line = 0, AfterLine = 0; ///< Line 0: a line a fix wrote
   Side Before, After;
   std::string Text;
@@ -315,8 +317,10 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
       return fail("the sources could not be analyzed (see above)");
     for (const Finding &F : R.Findings)
       if (F.RuleId == "clang-diagnostic-error")
-        return fail("'" + F.Where.File + "' does not compile with the flags "
-                    "given: " + F.Message);
+        return fail("'" + F.Where.File +
+                    "' does not compile with the flags "
+                    "given: " +
+                    F.Message);
     FixOutcome Done = applyFixes(R.Findings, "");
     if (Done.WriteFailed)
       return fail("cannot write the fixed copies");
@@ -328,15 +332,15 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
   }
 
   for (Version *V : {&Before, &After})
-    if (std::string Why = buildAndRun(*V, Opts.BuildCommand,
-                                      Opts.TimeoutSeconds);
+    if (std::string Why =
+            buildAndRun(*V, Opts.BuildCommand, Opts.TimeoutSeconds);
         !Why.empty())
       return fail(Why);
   std::string Difference;
   llvm::Regex Ignore(Opts.IgnoreOutput);
-  bool Same = sameOutput(kept(Before.Output, Ignore),
-                         kept(After.Output, Ignore), Opts.OutputTolerance,
-                         Difference);
+  bool Same =
+      sameOutput(kept(Before.Output, Ignore), kept(After.Output, Ignore),
+                 Opts.OutputTolerance, Difference);
 
   // Per line of the original sources: what ran there before, and what ran
   // there, or on the lines the fixes wrote, after.
@@ -438,15 +442,14 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
                      {"after", SideJson(R.After)}});
               }
               J["lines"] = Lines;
-              J["totals"] = {
-                  {"before",
-                   {{"syncs", TotalB.Syncs},
-                    {"graphBreaks", TotalB.Breaks},
-                    {"deviceIdleUs", TotalB.Idle}}},
-                  {"after",
-                   {{"syncs", TotalA.Syncs},
-                    {"graphBreaks", TotalA.Breaks},
-                    {"deviceIdleUs", TotalA.Idle}}}};
+              J["totals"] = {{"before",
+                              {{"syncs", TotalB.Syncs},
+                               {"graphBreaks", TotalB.Breaks},
+                               {"deviceIdleUs", TotalB.Idle}}},
+                             {"after",
+                              {{"syncs", TotalA.Syncs},
+                               {"graphBreaks", TotalA.Breaks},
+                               {"deviceIdleUs", TotalA.Idle}}}};
               OS << J.dump(2) << "\n";
               return;
             }
@@ -478,10 +481,9 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
                  << "\n";
             }
             OS << "total: syncs " << TotalB.Syncs << " -> " << TotalA.Syncs
-               << ", graph breaks " << TotalB.Breaks << " -> "
-               << TotalA.Breaks << ", device idle " << Us(TotalB.Idle)
-               << " us -> " << Us(TotalA.Idle)
-               << " us (measured by seam::rt in each run)\n";
+               << ", graph breaks " << TotalB.Breaks << " -> " << TotalA.Breaks
+               << ", device idle " << Us(TotalB.Idle) << " us -> "
+               << Us(TotalA.Idle) << " us (measured by seam::rt in each run)\n";
             if (Same)
               OS << "output: the same (text exactly, numbers with a fraction "
                     "within "
