@@ -205,7 +205,8 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
   nlohmann::json Invocation = {{"executionSuccessful", Success}};
   if (!Notifications.empty())
     Invocation["toolExecutionNotifications"] = Notifications;
-  Out["invocations"] = {Invocation};
+  // json::array: a braced single json is a copy for Clang, an array for GCC.
+  Out["invocations"] = nlohmann::json::array({Invocation});
   Out["results"] = Results;
   Out["properties"] = {{"incompleteFunctions", Incomplete},
                        {"baselined", Baselined}};
@@ -227,7 +228,7 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
   nlohmann::json Doc = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
-      {"runs", {Out}}};
+      {"runs", nlohmann::json::array({Out})}};
   if (std::optional<std::string> Err =
           writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {
             OS << Doc.dump(2, ' ', false,

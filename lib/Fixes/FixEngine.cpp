@@ -48,9 +48,23 @@ std::string suggestionFor(const TriggerSite &S, const Finding &F) {
          "as a tensor where it only feeds tensor operations";
 }
 
-/// What the rewrite saves, in the cost model's own terms, then what it
-/// adds (\p Adds, from the fix kind).
-std::string effectOf(const Finding &F, const std::string &Adds) {
+/// What the rewrite saves, in the cost model's own terms, then the \p Ops
+/// device ops it adds, priced with the same profile's launch latency, then
+/// what else changes (\p Also, from the fix kind).
+std::string effectOf(const Finding &F, unsigned Ops, const std::string &Also,
+                     const DeviceProfile &Profile) {
+  std::string Adds =
+      Ops == 0   ? std::string("adds no device op")
+      : Ops == 1 ? std::string("adds one small device op per execution")
+                 : "adds " + std::to_string(Ops) +
+                       " small device ops per execution";
+  if (Ops && F.Cost && Profile.LaunchLatencyUs.Value > 0)
+    Adds += ", launched without a wait (~" +
+            formatMicros(Ops * Profile.LaunchLatencyUs.Value) +
+            " of launch latency at the profile's figure, hidden while the "
+            "device has work queued)";
+  if (!Also.empty())
+    Adds += "; " + Also;
   if (!F.Cost)
     return Adds;
   const CostEstimate &C = *F.Cost;
@@ -60,9 +74,7 @@ std::string effectOf(const Finding &F, const std::string &Adds) {
     S += " (" + C.Frequency + ")";
   if (C.IdleMicrosTotal)
     S += ", ~" + formatMicros(*C.IdleMicrosTotal) + " in all";
-  if (!Adds.empty())
-    S += "; " + Adds;
-  S += " (profile " + C.Profile + ")";
+  S += "; " + Adds + " (profile " + C.Profile + ")";
   return S;
 }
 
@@ -71,7 +83,7 @@ std::string effectOf(const Finding &F, const std::string &Adds) {
 void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
                   const RegionModel &Regions,
                   const std::vector<TriggerSite> &Sites,
-                  std::vector<Finding> &Findings) {
+                  const DeviceProfile &Profile, std::vector<Finding> &Findings) {
   // Several results at one site (a break and a sync) share its answer.
   std::map<int, size_t> Answered;
   llvm::DenseMap<const clang::Stmt *, unsigned> Slots;
@@ -100,7 +112,8 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
           ++Slots[At];
         for (const std::string &Name : A.Names)
           Taken[S.Node].insert(Name);
-        A.Rewrite->Effect = effectOf(F, A.Rewrite->Effect);
+        A.Rewrite->Effect =
+            effectOf(F, A.AddedOps, A.Rewrite->Effect, Profile);
         F.AutoFix = std::move(A.Rewrite);
         break;
       }

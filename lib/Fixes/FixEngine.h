@@ -12,6 +12,7 @@
 #ifndef SEAM_FIXES_FIXENGINE_H
 #define SEAM_FIXES_FIXENGINE_H
 
+#include "Cost/Profile.h"
 #include "Hazards/HazardFinder.h"
 #include "Regions/RegionModel.h"
 
@@ -43,6 +44,10 @@ struct FixAnswer {
   std::vector<const clang::Stmt *> Anchors;
   /// The names the rewrite declares.
   std::vector<std::string> Names;
+  /// Device ops the rewrite adds per execution of the site (the engine
+  /// prices them with the profile's launch latency); Rewrite->Effect then
+  /// says only what else changes ("one wait after the loop").
+  unsigned AddedOps = 0;
 };
 
 /// A kind of fix: finds its pattern at a site and proves its preconditions.
@@ -64,10 +69,12 @@ public:
 llvm::ArrayRef<const FixKind *> fixRegistry();
 
 /// Sets AutoFix, or NoFixReason and Suggestion, on each of \p Findings.
+/// \p Profile prices what a rewrite adds, as the cost model priced what it
+/// removes.
 void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
                   const RegionModel &Regions,
                   const std::vector<TriggerSite> &Sites,
-                  std::vector<Finding> &Findings);
+                  const DeviceProfile &Profile, std::vector<Finding> &Findings);
 
 } // namespace seam
 

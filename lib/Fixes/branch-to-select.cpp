@@ -307,9 +307,12 @@ public:
     F.Description = "select '" + Target +
                     "' on the device instead of branching on the host; both "
                     "branches now run";
-    F.Effect = "adds one select and the ops of the branch not taken (at "
-               "least " +
-               std::to_string(M.ExtraOps) + ") per execution";
+    // The select, the ops of the arm not taken (the cheaper one, at
+    // least), and the condition's conversions.
+    Out.AddedOps = 1 + M.ExtraOps + 1 +
+                   (ReadType.getCanonicalType() != TestType.getCanonicalType());
+    F.Effect = "both arms run: the select, the ops of the arm not taken and "
+               "the condition's conversions are the ops counted";
     Out.Rewrite = std::move(F);
     return Out;
   }

@@ -148,7 +148,7 @@ public:
                     "' and copy them to the host after the loop (line " +
                     lineOf(Ctx, LoopEnd) +
                     "); until then they stay in device memory";
-    F.Effect = "adds no device op; the copies wait once, after the loop";
+    F.Effect = "the copies wait once, after the loop";
     Out.Rewrite = std::move(F);
     Out.Anchors.push_back(Loop);
     return Out;

@@ -245,8 +245,8 @@ public:
             : Acc + " = " + Acc + " " + A.ReadOp + " " + Read + ";";
     Fix F;
     F.Kind = name().str();
-    F.Effect = "adds one small device op per execution and one wait after "
-               "the loop";
+    Out.AddedOps = Floating ? 1 : 2; // the sum, and a count's conversion
+    F.Effect = "one wait after the loop";
     // A variable summed in two loops gets a device sum for each, both
     // declared after it (one offset each).
     std::optional<TextEdit> Declare =

@@ -154,8 +154,8 @@ public:
     F.Description = "keep the last value of '" + Var + "' on the device in '" +
                     Name + "' and read it once after the loop (line " +
                     lineOf(Ctx, endOfStatement(Ctx, Loop)) + ")";
-    F.Effect = "adds one small device op per execution and one wait after "
-               "the loop";
+    Out.AddedOps = 1; // the copy
+    F.Effect = "one wait after the loop";
     Out.Rewrite = std::move(F);
     return Out;
   }

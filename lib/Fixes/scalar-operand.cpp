@@ -149,7 +149,8 @@ public:
                     O.Op + "', zero-dimensional, on the device of '" + Other +
                     "' and in the dtype a " + Type +
                     " scalar gives it, so the result is the same";
-    F.Effect = "adds a small device op per execution (a conversion)";
+    Out.AddedOps = 1; // the conversion (none when device and dtype agree)
+    F.Effect = "the op itself is unchanged";
     Out.Rewrite = std::move(F);
     return Out;
   }

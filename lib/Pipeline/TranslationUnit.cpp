@@ -20,7 +20,7 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
   Out.Findings =
       findHazards(Ctx, Api, Regions, Sites, Opts, &Out.NolintProblems);
   estimateCosts(Ctx, Api, Regions, Sites, Out.Findings, Cost, Out.Summary);
-  proposeFixes(Ctx, Api, Regions, Sites, Out.Findings);
+  proposeFixes(Ctx, Api, Regions, Sites, Cost.Profile, Out.Findings);
   return Out;
 }
 

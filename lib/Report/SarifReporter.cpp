@@ -284,7 +284,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
                             {"version", SeamVersion},
                             {"semanticVersion", SeamVersion},
                             {"rules", Rules}}}}},
-                        {"invocations", {Invocation}},
+                        {"invocations", nlohmann::json::array({Invocation})},
                         {"columnKind", "utf16CodeUnits"},
                         {"results", Results}};
   if (std::string Info = ruleDocUri(""); isWebUri(Info))
@@ -314,7 +314,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   nlohmann::json Doc = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
-      {"runs", {Run}}};
+      {"runs", nlohmann::json::array({Run})}};
   // Paths and source text need not be UTF-8: invalid bytes become U+FFFD.
   OS << Doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
      << "\n";

@@ -29,7 +29,7 @@ torch::Tensor run(torch::Tensor h, torch::Tensor c, torch::Tensor x,
     else
       y = h * 3;
     // CHECK: :[[@LINE-4]]:11: warning: host sync: '.item()' reads 'c'{{.*}}[seam-host-sync]
-    // CHECK: note: fix (branch-to-select): select 'y' on the device instead of branching on the host; both branches now run; removes ~{{.*}} of device idle per execution{{.*}}; adds one select and the ops of the branch not taken (at least 1) per execution
+    // CHECK: note: fix (branch-to-select): select 'y' on the device instead of branching on the host; both branches now run; removes ~{{.*}} of device idle per execution{{.*}}; adds 3 small device ops per execution, launched without a wait (~{{.*}} of launch latency at the profile's figure, hidden while the device has work queued); both arms run: the select, the ops of the arm not taken and the condition's conversions are the ops counted (profile h100)
     // CHECK: fix-it:"{{.*}}":{[[@LINE-6]]:5-[[@LINE-3]]:17}:"y = torch::where(c.detach().reshape({}).to(h.device(), torch::kBool), h * 2, h * 3);"
     acc = acc + y;
 
