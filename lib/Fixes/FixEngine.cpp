@@ -54,10 +54,10 @@ std::string suggestionFor(const TriggerSite &S, const Finding &F) {
 std::string effectOf(const Finding &F, unsigned Ops, const std::string &Also,
                      const DeviceProfile &Profile) {
   std::string Adds =
-      Ops == 0   ? std::string("adds no device op")
-      : Ops == 1 ? std::string("adds one small device op per execution")
-                 : "adds " + std::to_string(Ops) +
-                       " small device ops per execution";
+      Ops == 0 ? std::string("adds no device op")
+      : Ops == 1
+          ? std::string("adds one small device op per execution")
+          : "adds " + std::to_string(Ops) + " small device ops per execution";
   if (Ops && F.Cost && Profile.LaunchLatencyUs.Value > 0)
     Adds += ", launched without a wait (~" +
             formatMicros(Ops * Profile.LaunchLatencyUs.Value) +
@@ -83,7 +83,8 @@ std::string effectOf(const Finding &F, unsigned Ops, const std::string &Also,
 void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
                   const RegionModel &Regions,
                   const std::vector<TriggerSite> &Sites,
-                  const DeviceProfile &Profile, std::vector<Finding> &Findings) {
+                  const DeviceProfile &Profile,
+                  std::vector<Finding> &Findings) {
   // Several results at one site (a break and a sync) share its answer.
   std::map<int, size_t> Answered;
   llvm::DenseMap<const clang::Stmt *, unsigned> Slots;
@@ -112,8 +113,7 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
           ++Slots[At];
         for (const std::string &Name : A.Names)
           Taken[S.Node].insert(Name);
-        A.Rewrite->Effect =
-            effectOf(F, A.AddedOps, A.Rewrite->Effect, Profile);
+        A.Rewrite->Effect = effectOf(F, A.AddedOps, A.Rewrite->Effect, Profile);
         F.AutoFix = std::move(A.Rewrite);
         break;
       }
