@@ -157,6 +157,41 @@ std::string objectText(ASTContext &Ctx, const Expr *Call, CharSourceRange Obj) {
   return Text;
 }
 
+bool typeFromTemplate(QualType T) {
+  while (!T.isNull()) {
+    const Type *Ty = T.getTypePtr();
+    if (isa<SubstTemplateTypeParmType, TemplateTypeParmType, AutoType,
+            DecltypeType, DeducedTemplateSpecializationType>(Ty))
+      return true;
+    QualType Next = Ty->getLocallyUnqualifiedSingleStepDesugaredType();
+    if (Next.getTypePtr() == Ty)
+      return false;
+    T = Next;
+  }
+  return false;
+}
+
+bool valueTypeFromTemplate(const Expr *Value) {
+  if (auto *Cast = dyn_cast<ExplicitCastExpr>(Value))
+    return typeFromTemplate(Cast->getTypeAsWritten()) ||
+           valueTypeFromTemplate(bare(Cast->getSubExpr()));
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(Value))
+    if (auto *ME = dyn_cast<MemberExpr>(MC->getCallee())) {
+      // `item<T>()`: the type as written, not the member template's own
+      // parameter that its return type is substituted from.
+      if (ME->hasExplicitTemplateArgs()) {
+        for (const TemplateArgumentLoc &A : ME->template_arguments())
+          if (A.getArgument().getKind() == TemplateArgument::Type &&
+              typeFromTemplate(A.getTypeSourceInfo()->getType()))
+            return true;
+        return false;
+      }
+      if (const CXXMethodDecl *M = MC->getMethodDecl())
+        return typeFromTemplate(M->getReturnType());
+    }
+  return typeFromTemplate(Value->getType());
+}
+
 std::string instantiate(
     std::string T,
     std::initializer_list<std::pair<const char *, std::string>> Values) {

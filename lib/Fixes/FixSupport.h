@@ -57,6 +57,15 @@ const clang::Expr *scalarValue(clang::ASTContext &Ctx, const clang::Expr *Read);
 std::string objectText(clang::ASTContext &Ctx, const clang::Expr *Call,
                        clang::CharSourceRange Obj);
 
+/// Whether \p T was spelled with a template parameter, or deduced (`auto`,
+/// `decltype`): in a template instantiation, another instantiation may
+/// give another type, and one rewrite must hold for all of them.
+bool typeFromTemplate(clang::QualType T);
+
+/// Whether the scalar value \p Value (a read, a conversion of it, a cast)
+/// has a type spelled with a template parameter.
+bool valueTypeFromTemplate(const clang::Expr *Value);
+
 /// Replaces every "$name" of \p Values in \p Template.
 std::string
 instantiate(std::string Template,

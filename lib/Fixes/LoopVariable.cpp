@@ -152,9 +152,16 @@ loopVariable(ASTContext &Ctx, const FunctionDecl *FD, const VarDecl *Var,
     return "'" + Name +
            "' is not a local variable of this function: other code may read "
            "it while the loop runs";
-  if (!FD || FD->getTemplateInstantiationPattern() || FD->isDependentContext())
+  if (!FD || FD->isDependentContext())
     return What.str() + " is in a template: one rewrite would have to hold "
                         "for every instantiation";
+  // In an instantiation the rewrite is made from the template's own text,
+  // so it holds for every instantiation when nothing it depends on is
+  // spelled with a template parameter.
+  if (FD->getTemplateInstantiationPattern() && typeFromTemplate(Var->getType()))
+    return "'" + Name +
+           "' has a type that depends on the template's parameters: one "
+           "rewrite would have to hold for every instantiation";
   if (Var->getDeclContext() != FD)
     return "'" + Name + "' is declared outside this function's body";
 

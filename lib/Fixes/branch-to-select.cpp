@@ -33,6 +33,7 @@ struct Signature {
   std::set<std::string> Ops;
   int ScalarKind = 0;
   unsigned OpCount = 0;
+  bool TemplateTypes = false; ///< a scalar spelled with a template parameter
   bool operator==(const Signature &O) const {
     return Tensors == O.Tensors && Ops == O.Ops && ScalarKind == O.ScalarKind;
   }
@@ -102,6 +103,7 @@ public:
     if (T->isArithmeticType() && !T->isAnyComplexType() &&
         !E->HasSideEffects(Ctx)) {
       Sig.ScalarKind = std::max(Sig.ScalarKind, scalarKind(T));
+      Sig.TemplateTypes |= typeFromTemplate(E->getType());
       return nullptr;
     }
     return E;
@@ -205,6 +207,13 @@ std::variant<Select, std::string> match(const FixInput &In,
     return std::string("Seam cannot show that both branches give the same "
                        "shape and dtype (they must use the same one tensor, "
                        "the same ops and the same kind of scalars)");
+  if (In.Regions.functions()[S.Node].FD->getTemplateInstantiationPattern() &&
+      (SA.TemplateTypes || SB.TemplateTypes || valueTypeFromTemplate(M.Value) ||
+       (M.Test != M.Value &&
+        typeFromTemplate(cast<BinaryOperator>(M.Test)->getLHS()->getType()))))
+    return std::string("a type in the branch depends on the template's "
+                       "parameters: one rewrite would have to hold for every "
+                       "instantiation");
   M.Tensor = *SA.Tensors.begin();
   M.ExtraOps = std::min(SA.OpCount, SB.OpCount);
   return M;

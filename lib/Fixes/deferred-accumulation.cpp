@@ -152,6 +152,19 @@ std::variant<Accumulation, std::string> match(const FixInput &In) {
   if (auto *Why = std::get_if<std::string>(&V))
     return *Why;
   A.In = std::move(std::get<LoopVariable>(V));
+  // In a template instantiation: the dtype and the read's type must be the
+  // same in every instantiation.
+  const FunctionDecl *FD = In.Regions.functions()[S.Node].FD;
+  if (FD->getTemplateInstantiationPattern() &&
+      (valueTypeFromTemplate(A.Value) ||
+       (A.Added != A.Value &&
+        typeFromTemplate(
+            bare(cast<BinaryOperator>(A.Added)->getLHS()) == A.Value
+                ? cast<BinaryOperator>(A.Added)->getRHS()->getType()
+                : cast<BinaryOperator>(A.Added)->getLHS()->getType()))))
+    return "the value added to '" + Name +
+           "' has a type that depends on the template's parameters: one "
+           "rewrite would have to hold for every instantiation";
   return A;
 }
 

@@ -63,6 +63,10 @@ std::variant<LastValue, std::string> match(const FixInput &In) {
   if (auto *Why = std::get_if<std::string>(&V))
     return *Why;
   L.In = std::move(std::get<LoopVariable>(V));
+  if (In.Regions.functions()[S.Node].FD->getTemplateInstantiationPattern() &&
+      valueTypeFromTemplate(L.Value))
+    return "the value has a type that depends on the template's parameters: "
+           "one rewrite would have to hold for every instantiation";
   return L;
 }
 
