@@ -65,6 +65,19 @@ public:
           llvm::function_ref<unsigned(const clang::Stmt *)> SlotOf) const = 0;
 };
 
+/// The template in \p Templates that the pack of \p In's trigger gave (the
+/// last, when packs were merged), or nullptr: a fix for a site is spelled
+/// as the pack of the trigger that matched it.
+template <typename Template>
+const Template *packTemplate(const std::vector<Template> &Templates,
+                             const FixInput &In) {
+  const Template *Found = nullptr;
+  for (const Template &T : Templates)
+    if (T.Pack == In.Site.Match.Rule->Pack)
+      Found = &T;
+  return Found;
+}
+
 /// Every fix kind, in the order they are asked.
 llvm::ArrayRef<const FixKind *> fixRegistry();
 

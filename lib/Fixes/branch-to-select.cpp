@@ -239,10 +239,7 @@ public:
     const TriggerSite &S = In.Site;
     if (S.Match.Rule->What != Trigger::ScalarRead || !S.Match.Object)
       return Out;
-    const SelectFixTemplate *T = nullptr;
-    for (const SelectFixTemplate &C : In.Api.pack().SelectFixes)
-      if (C.Pack == S.Match.Rule->Pack)
-        T = &C;
+    const SelectFixTemplate *T = packTemplate(In.Api.pack().SelectFixes, In);
     if (!T) {
       if (auto *If = dyn_cast_or_null<IfStmt>(parentOf(In.Ctx, S.Call)))
         if (If->getElse())

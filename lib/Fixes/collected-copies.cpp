@@ -110,10 +110,7 @@ public:
     }
     const Collection &C = std::get<Collection>(M);
     ASTContext &Ctx = In.Ctx;
-    const CopyFixTemplate *T = nullptr;
-    for (const CopyFixTemplate &X : In.Api.pack().CopyFixes)
-      if (X.Pack == In.Site.Match.Rule->Pack)
-        T = &X;
+    const CopyFixTemplate *T = packTemplate(In.Api.pack().CopyFixes, In);
     if (!T) {
       Out.Reason = "the rule pack '" + In.Site.Match.Rule->Pack +
                    "' does not say how to copy a tensor to the host "

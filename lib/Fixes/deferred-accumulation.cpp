@@ -184,10 +184,8 @@ public:
     const Accumulation &A = std::get<Accumulation>(M);
     ASTContext &Ctx = In.Ctx;
     const SourceManager &SM = Ctx.getSourceManager();
-    const AccumulationFixTemplate *T = nullptr;
-    for (const AccumulationFixTemplate &C : In.Api.pack().AccumulationFixes)
-      if (C.Pack == In.Site.Match.Rule->Pack)
-        T = &C;
+    const AccumulationFixTemplate *T =
+        packTemplate(In.Api.pack().AccumulationFixes, In);
     if (!T) {
       Out.Reason = "the rule pack '" + In.Site.Match.Rule->Pack +
                    "' does not say how to write a device sum "

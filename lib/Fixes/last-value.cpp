@@ -87,10 +87,8 @@ public:
       return Out;
     }
     const LastValue &L = std::get<LastValue>(M);
-    const LastValueFixTemplate *T = nullptr;
-    for (const LastValueFixTemplate &C : In.Api.pack().LastValueFixes)
-      if (C.Pack == S.Match.Rule->Pack)
-        T = &C;
+    const LastValueFixTemplate *T =
+        packTemplate(In.Api.pack().LastValueFixes, In);
     if (!T) {
       Out.Reason = "the rule pack '" + S.Match.Rule->Pack +
                    "' does not say how to keep a tensor past the loop "

@@ -105,10 +105,8 @@ public:
     const TriggerSite &S = In.Site;
     if (S.Match.Rule->What != Trigger::ScalarRead || !S.Match.Object)
       return Out;
-    const ScalarOperandFixTemplate *T = nullptr;
-    for (const ScalarOperandFixTemplate &C : In.Api.pack().ScalarOperandFixes)
-      if (C.Pack == S.Match.Rule->Pack)
-        T = &C;
+    const ScalarOperandFixTemplate *T =
+        packTemplate(In.Api.pack().ScalarOperandFixes, In);
     if (!T) {
       // Say why only when the read does feed a tensor op.
       static const ScalarOperandFixTemplate Any{
