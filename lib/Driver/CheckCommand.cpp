@@ -82,9 +82,7 @@ std::string projectRoot(const std::string &SarifRoot) {
   return std::string(Dir);
 }
 
-static void errorLine(const std::string &Msg) {
-  llvm::errs() << "seam: error: " << Msg << "\n";
-}
+static void errorLine(const std::string &Msg) { errorExit(Msg); }
 
 /// What the command line adds to every compile command.
 static std::array<const std::vector<std::string> *, 3>

@@ -16,11 +16,6 @@
 
 namespace seam {
 
-static int fail(const std::string &Msg) {
-  llvm::errs() << "seam: error: " << Msg << "\n";
-  return 2;
-}
-
 static int merge(const MergeOptions &Opts, std::string &Current);
 
 int runMerge(const MergeOptions &Opts) {
@@ -29,20 +24,20 @@ int runMerge(const MergeOptions &Opts) {
     return merge(Opts, Current);
   } catch (const nlohmann::json::exception &E) {
     // A field of an unexpected type, anywhere in an input.
-    return fail("'" + Current +
-                "' is not a SARIF 2.1.0 file Seam can "
-                "merge: " +
-                E.what());
+    return errorExit("'" + Current +
+                     "' is not a SARIF 2.1.0 file Seam can "
+                     "merge: " +
+                     E.what());
   }
 }
 
 static int merge(const MergeOptions &Opts, std::string &Current) {
   if (Opts.Inputs.empty())
-    return fail("seam merge needs at least one SARIF file");
+    return errorExit("seam merge needs at least one SARIF file");
   if (!Opts.OutputPath.empty())
     if (std::optional<std::string> Err =
             checkOutputPath(Opts.OutputPath, Opts.Inputs))
-      return fail(*Err);
+      return errorExit(*Err);
   nlohmann::json Out;
   nlohmann::json Results = nlohmann::json::array();
   nlohmann::json Notifications = nlohmann::json::array();
@@ -54,17 +49,17 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
     Current = Path;
     auto Buf = readInputFile(Path, "SARIF to merge", MaxDataBytes);
     if (!Buf)
-      return fail(llvm::toString(Buf.takeError()));
+      return errorExit(llvm::toString(Buf.takeError()));
     nlohmann::json Doc = nlohmann::json::parse(
         (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
     if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("version") ||
         Doc["version"] != "2.1.0" || !Doc.contains("runs") ||
         !Doc["runs"].is_array())
-      return fail("'" + Path + "' is not a SARIF 2.1.0 file");
+      return errorExit("'" + Path + "' is not a SARIF 2.1.0 file");
     for (nlohmann::json &Run : Doc["runs"]) {
       if (!Run.is_object() || !Run.contains("tool") ||
           !Run.contains("results") || !Run["results"].is_array())
-        return fail("'" + Path + "' has a run without tool or results");
+        return errorExit("'" + Path + "' has a run without tool or results");
       // Only Seam's runs: another tool's rules, URI bases and properties
       // would make the merged run wrong (results without their rule, URIs
       // relative to a base the run does not define).
@@ -72,12 +67,12 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
       if (!Tool.is_object() || !Tool.contains("driver") ||
           !Tool["driver"].is_object() ||
           Tool["driver"].value("name", "") != "seam")
-        return fail("'" + Path + "' is not Seam's SARIF (its tool is '" +
-                    (Tool.is_object() && Tool.contains("driver") &&
-                             Tool["driver"].is_object()
-                         ? Tool["driver"].value("name", "?")
-                         : std::string("?")) +
-                    "'); seam merge joins the runs of seam check --shard");
+        return errorExit("'" + Path + "' is not Seam's SARIF (its tool is '" +
+                         (Tool.is_object() && Tool.contains("driver") &&
+                                  Tool["driver"].is_object()
+                              ? Tool["driver"].value("name", "?")
+                              : std::string("?")) +
+                         "'); seam merge joins the runs of seam check --shard");
       if (Out.is_null()) {
         Out = Run;
         Out.erase("results");
@@ -96,15 +91,15 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
             !Result["message"].is_object() ||
             !Result["message"].contains("text") ||
             !Result["message"]["text"].is_string())
-          return fail(Where + "has no message text");
+          return errorExit(Where + "has no message text");
         if (!Result.contains("ruleId") || !Result["ruleId"].is_string())
-          return fail(Where + "has no ruleId");
+          return errorExit(Where + "has no ruleId");
         if (Result.contains("locations") &&
             (!Result["locations"].is_array() ||
              !llvm::all_of(Result["locations"], [](const nlohmann::json &L) {
                return L.is_object();
              })))
-          return fail(Where + "has malformed locations");
+          return errorExit(Where + "has malformed locations");
         std::string Rule = Result.value("ruleId", "");
         std::string Uri;
         long Line = 0, Col = 0;
@@ -129,8 +124,8 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
           if (Rules[I].value("id", "") == Rule)
             Result["ruleIndex"] = I;
         if (!Result.contains("ruleIndex"))
-          return fail(Where + "names rule '" + Rule +
-                      "', which the first run does not define");
+          return errorExit(Where + "names rule '" + Rule +
+                           "', which the first run does not define");
         Results.push_back(Result);
       }
       if (Run.contains("invocations"))
@@ -144,8 +139,9 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
         const nlohmann::json &P = Run["properties"];
         for (const char *Key : {"incompleteFunctions", "baselined"})
           if (P.contains(Key) && !P[Key].is_number_integer())
-            return fail("'" + Path + "' is not a SARIF file Seam can merge: " +
-                        "run.properties." + Key + " is not an integer");
+            return errorExit("'" + Path +
+                             "' is not a SARIF file Seam can merge: " +
+                             "run.properties." + Key + " is not an integer");
         auto Count = [&](const char *Key) -> int64_t {
           return P.contains(Key) ? P[Key].get<int64_t>() : 0;
         };
@@ -161,7 +157,7 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
     }
   }
   if (Out.is_null())
-    return fail("the SARIF files hold no run");
+    return errorExit("the SARIF files hold no run");
   // Costliest first, as `seam check` orders them; ties by position and rule,
   // as its results are sorted before that: the same order whichever shards
   // came first, and the same as one unsharded run.
@@ -235,7 +231,7 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
                            nlohmann::json::error_handler_t::replace)
                << "\n";
           }))
-    return fail(*Err);
+    return errorExit(*Err);
   return 0;
 }
 

@@ -117,4 +117,9 @@ std::optional<std::string> rewriteFile(llvm::StringRef Path,
       Real, Why, [&](llvm::raw_ostream &OS) { OS << Text; }, St.permissions());
 }
 
+int errorExit(const std::string &Msg) {
+  llvm::errs() << "seam: error: " << Msg << "\n";
+  return 2;
+}
+
 } // namespace seam

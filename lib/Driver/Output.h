@@ -19,6 +19,10 @@
 
 namespace seam {
 
+/// Prints "seam: error: MSG" on stderr and returns 2, the exit status of
+/// every user-facing error.
+int errorExit(const std::string &Msg);
+
 /// Why \p Path cannot receive the report (before any work is done), or
 /// nothing. \p Inputs are the files the run reads.
 std::optional<std::string> checkOutputPath(llvm::StringRef Path,

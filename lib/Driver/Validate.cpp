@@ -27,11 +27,6 @@ extern char **environ;
 namespace seam {
 namespace {
 
-int fail(const std::string &Msg) {
-  llvm::errs() << "seam: error: " << Msg << "\n";
-  return 2;
-}
-
 /// A path as both sides can compare it: resolved when it exists.
 std::string canonical(const std::string &Path) {
   llvm::SmallString<256> Out;
@@ -502,12 +497,12 @@ std::optional<double> parseTolerance(const std::string &Text) {
 
 int runValidate(const ValidateOptions &Opts) {
   if (Opts.Run.empty())
-    return fail("--run needs the program to run");
+    return errorExit("--run needs the program to run");
   auto Exe = llvm::sys::findProgramByName(Opts.Run.front());
   if (!Exe || !llvm::sys::fs::can_execute(*Exe)) {
     bool Exists = llvm::sys::fs::exists(Exe ? *Exe : Opts.Run.front());
-    return fail("cannot run '" + Opts.Run.front() + "': " +
-                (Exists ? "it is not an executable file" : "not found"));
+    return errorExit("cannot run '" + Opts.Run.front() + "': " +
+                     (Exists ? "it is not an executable file" : "not found"));
   }
 
   // Nothing written may replace an input: the sources, packs and
@@ -531,7 +526,7 @@ int runValidate(const ValidateOptions &Opts) {
     for (auto &[Flag, Out] : Outputs)
       if (!Out.empty())
         if (std::optional<std::string> Err = checkOutputPath(Out, In))
-          return fail(*Err + " (from " + Flag + ")");
+          return errorExit(*Err + " (from " + Flag + ")");
     return 0;
   };
   if (int Code = CheckOutputs(Inputs))
@@ -539,8 +534,9 @@ int runValidate(const ValidateOptions &Opts) {
   for (size_t I = 0; I < Outputs.size(); ++I)
     for (size_t J = I + 1; J < Outputs.size(); ++J)
       if (!Outputs[I].second.empty() && Outputs[I].second == Outputs[J].second)
-        return fail(std::string(Outputs[I].first) + " and " + Outputs[J].first +
-                    " name the same file ('" + Outputs[I].second + "')");
+        return errorExit(std::string(Outputs[I].first) + " and " +
+                         Outputs[J].first + " name the same file ('" +
+                         Outputs[I].second + "')");
 
   CheckOptions Check = Opts.Check;
   std::string ProfileSource = Check.Profile, ProfileNote;
@@ -551,7 +547,7 @@ int runValidate(const ValidateOptions &Opts) {
   llvm::SmallString<128> ReportPath;
   if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
           "seam-validate-report", "json", ReportPath))
-    return fail("cannot create a temporary file: " + EC.message());
+    return errorExit("cannot create a temporary file: " + EC.message());
   llvm::FileRemover RemoveReport(ReportPath);
   llvm::sys::fs::remove(ReportPath); // the program writes it, or it fails
 
@@ -560,7 +556,7 @@ int runValidate(const ValidateOptions &Opts) {
   if (TracePath.empty() && !Opts.TimelinePath.empty()) {
     if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
             "seam-validate-trace", "json", TracePath))
-      return fail("cannot create a temporary file: " + EC.message());
+      return errorExit("cannot create a temporary file: " + EC.message());
     RemoveTrace.emplace(TracePath);
   }
   std::vector<std::string> Env;
@@ -583,7 +579,7 @@ int runValidate(const ValidateOptions &Opts) {
   llvm::SmallString<128> OutPath;
   if (std::error_code EC =
           llvm::sys::fs::createTemporaryFile("seam-validate", "out", OutPath))
-    return fail("cannot create a temporary file: " + EC.message());
+    return errorExit("cannot create a temporary file: " + EC.message());
   llvm::FileRemover RemoveOut(OutPath);
   std::optional<llvm::StringRef> Redirects[] = {
       std::nullopt, llvm::StringRef(OutPath), std::nullopt};
@@ -595,23 +591,24 @@ int runValidate(const ValidateOptions &Opts) {
   else
     llvm::consumeError(Out.takeError());
   if (Status == -2)
-    return fail("'" + Opts.Run.front() + "' did not finish within " +
-                std::to_string(Opts.TimeoutSeconds) +
-                " s and was stopped (--timeout)");
+    return errorExit("'" + Opts.Run.front() + "' did not finish within " +
+                     std::to_string(Opts.TimeoutSeconds) +
+                     " s and was stopped (--timeout)");
   if (Status != 0)
-    return fail("'" + Opts.Run.front() + "' failed (" +
-                (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) + ")");
+    return errorExit("'" + Opts.Run.front() + "' failed (" +
+                     (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) +
+                     ")");
   if (!Opts.TracePath.empty() && !llvm::sys::fs::exists(Opts.TracePath))
-    return fail("--trace: the program wrote no trace to '" + Opts.TracePath +
-                "' (see its output above)");
+    return errorExit("--trace: the program wrote no trace to '" +
+                     Opts.TracePath + "' (see its output above)");
   if (!llvm::sys::fs::exists(ReportPath))
-    return fail("'" + Opts.Run.front() +
-                "' wrote no seam::rt site report (is it linked against "
-                "seam::rt, and does it exit normally?)");
+    return errorExit("'" + Opts.Run.front() +
+                     "' wrote no seam::rt site report (is it linked against "
+                     "seam::rt, and does it exit normally?)");
   auto Buf = readInputFile(ReportPath, "the site report");
   if (!Buf)
-    return fail("the site report of '" + Opts.Run.front() +
-                "': " + llvm::toString(Buf.takeError()));
+    return errorExit("the site report of '" + Opts.Run.front() +
+                     "': " + llvm::toString(Buf.takeError()));
   nlohmann::json J = nlohmann::json::parse(
       (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
   // A report is the program's output: a field of the wrong type is a
@@ -625,16 +622,17 @@ int runValidate(const ValidateOptions &Opts) {
     }
   }();
   if (!Ms)
-    return fail("the site report of '" + Opts.Run.front() +
-                "': " + llvm::toString(Ms.takeError()));
+    return errorExit("the site report of '" + Opts.Run.front() +
+                     "': " + llvm::toString(Ms.takeError()));
 
   llvm::SmallString<128> ProfilePath;
   std::optional<llvm::FileRemover> RemoveProfile;
   if (!Check.ProfileGiven) {
     if (!J.contains("calibration") || !J["calibration"].is_object())
-      return fail("the site report of '" + Opts.Run.front() +
-                  "' holds no calibration (a seam::rt older than this seam?); "
-                  "give --profile");
+      return errorExit(
+          "the site report of '" + Opts.Run.front() +
+          "' holds no calibration (a seam::rt older than this seam?); "
+          "give --profile");
     std::vector<seam::rt::Measurement> Cal;
     try {
       for (auto It = J["calibration"].begin(); It != J["calibration"].end();
@@ -643,8 +641,8 @@ int runValidate(const ValidateOptions &Opts) {
                        It->value("spread", 0.0), It->value("runs", 0),
                        It->value("how", "")});
     } catch (const nlohmann::json::exception &E) {
-      return fail("the site report of '" + Opts.Run.front() +
-                  "' is malformed: its calibration: " + E.what());
+      return errorExit("the site report of '" + Opts.Run.front() +
+                       "' is malformed: its calibration: " + E.what());
     }
     std::string Command = "seam validate (SEAM_RT_CALIBRATE=" +
                           std::to_string(Opts.CalibrationReps) +
@@ -658,23 +656,23 @@ int runValidate(const ValidateOptions &Opts) {
     if (llvm::Expected<DeviceProfile> Whole =
             parseProfile(P.dump(), "calibration");
         !Whole)
-      return fail("the site report of '" + Opts.Run.front() +
-                  "' has an incomplete calibration: " +
-                  llvm::toString(Whole.takeError()));
+      return errorExit("the site report of '" + Opts.Run.front() +
+                       "' has an incomplete calibration: " +
+                       llvm::toString(Whole.takeError()));
     if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
             "seam-validate-profile", "json", ProfilePath))
-      return fail("cannot create a temporary file: " + EC.message());
+      return errorExit("cannot create a temporary file: " + EC.message());
     RemoveProfile.emplace(ProfilePath);
     std::error_code EC;
     llvm::raw_fd_ostream OS(ProfilePath, EC);
     if (EC)
-      return fail("cannot write '" + std::string(ProfilePath) +
-                  "': " + EC.message());
+      return errorExit("cannot write '" + std::string(ProfilePath) +
+                       "': " + EC.message());
     OS << P.dump(2) << "\n";
     OS.close();
     if (OS.has_error()) {
       OS.clear_error();
-      return fail("cannot write '" + std::string(ProfilePath) + "'");
+      return errorExit("cannot write '" + std::string(ProfilePath) + "'");
     }
     Check.Profile = std::string(ProfilePath);
     Check.ProfileGiven = true;
@@ -697,7 +695,7 @@ int runValidate(const ValidateOptions &Opts) {
   if (int Code = analyze(Check, R, InputError, nullptr, nullptr, &Read))
     return Code;
   if (InputError)
-    return fail("the sources could not be analyzed (see above)");
+    return errorExit("the sources could not be analyzed (see above)");
   // The headers the sources include are known now, before -o and
   // --timeline are written.
   Read.Declared.insert(Read.Declared.end(), Read.Read.begin(), Read.Read.end());
@@ -741,7 +739,7 @@ int runValidate(const ValidateOptions &Opts) {
   if (!Opts.TimelinePath.empty())
     if (std::optional<std::string> E = writeTimeline(
             std::string(TracePath), Opts.TimelinePath, Opts.Run.front()))
-      return fail(*E);
+      return errorExit(*E);
 
   nlohmann::json Totals = J.contains("totals") && J["totals"].is_object()
                               ? J["totals"]
@@ -756,7 +754,7 @@ int runValidate(const ValidateOptions &Opts) {
             else
               printText(OS, Rows, Opts, ProfileNote, Tol, VerdictText);
           }))
-    return fail(*E);
+    return errorExit(*E);
   return Verdict == "fail" ? 1 : 0;
 }
 

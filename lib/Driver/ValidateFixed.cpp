@@ -36,11 +36,6 @@ extern char **environ;
 namespace seam {
 namespace {
 
-int fail(const std::string &Msg) {
-  llvm::errs() << "seam: error: " << Msg << "\n";
-  return 2;
-}
-
 /// One version of the program: its copies of the sources, what it printed
 /// and what the runtime measured per line.
 struct Version {
@@ -256,16 +251,18 @@ struct LineRow {
 int runValidateFixed(const ValidateFixedOptions &Opts) {
   std::string RegexError;
   if (!llvm::Regex(Opts.IgnoreOutput).isValid(RegexError))
-    return fail("--ignore-output '" + Opts.IgnoreOutput + "': " + RegexError);
+    return errorExit("--ignore-output '" + Opts.IgnoreOutput +
+                     "': " + RegexError);
   if (Opts.Check.Files.empty())
-    return fail("--fixed needs the program's source files");
+    return errorExit("--fixed needs the program's source files");
   if (!Opts.Check.Frontend.HasExtraArgs)
-    return fail("--fixed analyzes copies of the sources, which a compile "
-                "database does not name: give the compiler flags after --");
+    return errorExit(
+        "--fixed analyzes copies of the sources, which a compile "
+        "database does not name: give the compiler flags after --");
   llvm::SmallString<128> Root;
   if (std::error_code EC =
           llvm::sys::fs::createUniqueDirectory("seam-fixed", Root))
-    return fail("cannot create a temporary directory: " + EC.message());
+    return errorExit("cannot create a temporary directory: " + EC.message());
   struct Remove {
     std::string Dir;
     ~Remove() {
@@ -280,19 +277,19 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
   CheckOptions C = Opts.Check;
   for (Version *V : {&Before, &After})
     if (std::error_code EC = llvm::sys::fs::create_directories(V->Dir))
-      return fail("cannot create '" + V->Dir + "': " + EC.message());
+      return errorExit("cannot create '" + V->Dir + "': " + EC.message());
   for (const std::string &F : Opts.Check.Files) {
     std::string Name = llvm::sys::path::filename(F).str();
     if (Original.count(Name))
-      return fail("two sources are named '" + Name +
-                  "': --fixed copies them into one directory");
+      return errorExit("two sources are named '" + Name +
+                       "': --fixed copies them into one directory");
     if (!llvm::sys::fs::is_regular_file(F))
-      return fail("cannot read '" + F + "': not a file");
+      return errorExit("cannot read '" + F + "': not a file");
     Original[Name] = F;
     for (Version *V : {&Before, &After}) {
       std::string To = V->Dir + "/" + Name;
       if (std::error_code EC = llvm::sys::fs::copy_file(F, To))
-        return fail("cannot copy '" + F + "': " + EC.message());
+        return errorExit("cannot copy '" + F + "': " + EC.message());
       V->Sources.push_back(To);
     }
     // The copies find the headers beside the originals.
@@ -314,16 +311,16 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
     if (int Code = analyze(C, R, InputError, nullptr, nullptr, nullptr))
       return Code;
     if (InputError)
-      return fail("the sources could not be analyzed (see above)");
+      return errorExit("the sources could not be analyzed (see above)");
     for (const Finding &F : R.Findings)
       if (F.RuleId == "clang-diagnostic-error")
-        return fail("'" + F.Where.File +
-                    "' does not compile with the flags "
-                    "given: " +
-                    F.Message);
+        return errorExit("'" + F.Where.File +
+                         "' does not compile with the flags "
+                         "given: " +
+                         F.Message);
     FixOutcome Done = applyFixes(R.Findings, "");
     if (Done.WriteFailed)
-      return fail("cannot write the fixed copies");
+      return errorExit("cannot write the fixed copies");
     if (Round == 0)
       Offered = Done.Offered;
     Applied += Done.Applied;
@@ -335,7 +332,7 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
     if (std::string Why =
             buildAndRun(*V, Opts.BuildCommand, Opts.TimeoutSeconds);
         !Why.empty())
-      return fail(Why);
+      return errorExit(Why);
   std::string Difference;
   llvm::Regex Ignore(Opts.IgnoreOutput);
   bool Same =
@@ -492,7 +489,7 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
             else
               OS << "output: DIFFERENT (" << Difference << ")\n";
           }))
-    return fail(*E);
+    return errorExit(*E);
   return Same ? 0 : 1;
 }
 

@@ -220,6 +220,12 @@ std::string freshName(ASTContext &Ctx, const LoopVariable &V,
   return Name;
 }
 
+std::optional<TextEdit> declareAfter(ASTContext &Ctx, const LoopVariable &V,
+                                     unsigned Slot, const std::string &Line) {
+  return lineInsert(Ctx, endOfStatement(Ctx, V.Decl), Slot,
+                    indentOf(Ctx, V.Decl->getBeginLoc()), Line);
+}
+
 std::optional<TextEdit> lineInsert(ASTContext &Ctx, SourceLocation After,
                                    unsigned Slot, const std::string &Indent,
                                    const std::string &Line) {

@@ -60,6 +60,13 @@ std::optional<TextEdit> lineInsert(clang::ASTContext &Ctx,
                                    const std::string &Indent,
                                    const std::string &Line);
 
+/// The edit that declares a new variable with statement \p Line on a line of
+/// its own after \p V's declaration, in slot \p Slot (see lineInsert), or
+/// none. A variable updated in two loops gets a declaration for each.
+std::optional<TextEdit> declareAfter(clang::ASTContext &Ctx,
+                                     const LoopVariable &V, unsigned Slot,
+                                     const std::string &Line);
+
 /// The line number of \p L, for reasons.
 std::string lineOf(clang::ASTContext &Ctx, clang::SourceLocation L);
 

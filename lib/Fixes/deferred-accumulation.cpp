@@ -261,10 +261,9 @@ public:
     // A variable summed in two loops gets a device sum for each, both
     // declared after it (one offset each).
     std::optional<TextEdit> Declare =
-        lineInsert(Ctx, endOfStatement(Ctx, A.In.Decl), SlotOf(A.In.Decl),
-                   indentOf(Ctx, A.In.Decl->getBeginLoc()),
-                   "auto " + Name + " = " +
-                       instantiate(T->Init, {{"dtype", Dtype}}) + ";");
+        declareAfter(Ctx, A.In, SlotOf(A.In.Decl),
+                     "auto " + Name + " = " +
+                         instantiate(T->Init, {{"dtype", Dtype}}) + ";");
     if (!Declare) {
       Out.Reason = "two other fixes already declare after '" + Acc +
                    "': run --fix again once their fixes are applied";

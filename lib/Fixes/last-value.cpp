@@ -135,9 +135,8 @@ public:
     }
     Fix F;
     F.Kind = name().str();
-    std::optional<TextEdit> Declare = lineInsert(
-        Ctx, endOfStatement(Ctx, L.In.Decl), SlotOf(L.In.Decl),
-        indentOf(Ctx, L.In.Decl->getBeginLoc()), T->Holder + " " + Name + ";");
+    std::optional<TextEdit> Declare = declareAfter(
+        Ctx, L.In, SlotOf(L.In.Decl), T->Holder + " " + Name + ";");
     if (!Declare) {
       Out.Reason = "two other fixes already declare after '" + Var +
                    "': run --fix again once they are applied";
