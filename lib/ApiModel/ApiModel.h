@@ -10,7 +10,7 @@
 #define SEAM_APIMODEL_APIMODEL_H
 
 #include "ApiModel/RulePack.h"
-#include "Residency/Lattice.h"
+#include "Basic/Residency.h"
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"

@@ -1,6 +1,6 @@
 //===- RulePack.cpp - Load and merge JSON rule packs ----------------------===//
 #include "ApiModel/RulePack.h"
-#include "Support/InputFile.h"
+#include "Basic/InputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"

@@ -1,8 +1,8 @@
 //===- CostModel.cpp - What each graph break and host sync costs ----------===//
 #include "Cost/CostModel.h"
 
+#include "Basic/SourcePoint.h"
 #include "Cost/Fusion.h"
-#include "Hazards/SourcePoint.h"
 
 #include <cmath>
 #include <cstdio>

@@ -9,9 +9,9 @@
 #ifndef SEAM_COST_COSTMODEL_H
 #define SEAM_COST_COSTMODEL_H
 
+#include "Basic/Finding.h"
 #include "Cost/OpModel.h"
 #include "Cost/Profile.h"
-#include "Hazards/Finding.h"
 #include "Hazards/HazardFinder.h"
 #include "Regions/RegionModel.h"
 

@@ -1,6 +1,6 @@
 //===- Profile.cpp - Load device profiles ---------------------------------===//
 #include "Cost/Profile.h"
-#include "Support/InputFile.h"
+#include "Basic/InputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

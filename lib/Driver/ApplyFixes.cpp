@@ -1,8 +1,8 @@
 //===- ApplyFixes.cpp - `seam check --fix` and `--export-fixes` -----------===//
 #include "Driver/ApplyFixes.h"
 
+#include "Basic/InputFile.h"
 #include "Driver/Output.h"
-#include "Support/InputFile.h"
 
 #include "clang/Format/Format.h"
 #include "clang/Tooling/Core/Diagnostic.h"
@@ -154,7 +154,7 @@ std::string exportFixesYaml(llvm::ArrayRef<Finding> Findings,
   clang::tooling::TranslationUnitDiagnostics TUD;
   TUD.MainSourceFile = MainFile;
   for (const Finding &F : Findings) {
-    if (F.RuleId == "clang-diagnostic-error")
+    if (F.RuleId == rule_ids::CompileError)
       continue;
     clang::tooling::DiagnosticMessage M;
     M.Message = F.Message;

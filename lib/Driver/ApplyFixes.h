@@ -10,7 +10,7 @@
 #ifndef SEAM_DRIVER_APPLYFIXES_H
 #define SEAM_DRIVER_APPLYFIXES_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include <optional>

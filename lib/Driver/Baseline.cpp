@@ -1,6 +1,6 @@
 //===- Baseline.cpp - Fingerprints and baselines --------------------------===//
 #include "Driver/Baseline.h"
-#include "Support/InputFile.h"
+#include "Basic/InputFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -126,7 +126,7 @@ unsigned Baseline::filter(std::vector<Finding> &Findings,
   std::vector<Finding> Kept;
   for (Finding &F : Findings) {
     auto It = Entries.find(F.Fingerprint);
-    if (It == Entries.end() || F.RuleId == "clang-diagnostic-error") {
+    if (It == Entries.end() || F.RuleId == rule_ids::CompileError) {
       Kept.push_back(std::move(F));
       continue;
     }
@@ -166,7 +166,7 @@ std::string baselineText(const std::vector<Finding> &Findings,
                          size_t *Written) {
   nlohmann::json Results = nlohmann::json::array();
   for (const Finding &F : Findings) {
-    if (F.RuleId == "clang-diagnostic-error")
+    if (F.RuleId == rule_ids::CompileError)
       continue; // a compile error is never accepted
     nlohmann::json E = {{"fingerprint", F.Fingerprint},
                         {"rule", F.RuleId},

@@ -16,7 +16,7 @@
 #ifndef SEAM_DRIVER_BASELINE_H
 #define SEAM_DRIVER_BASELINE_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 
 #include "llvm/Support/Error.h"
 #include <map>

@@ -1,6 +1,6 @@
 //===- Config.cpp - .seam.yaml, read with llvm::yaml::IO ------------------===//
 #include "Driver/Config.h"
-#include "Support/InputFile.h"
+#include "Basic/InputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

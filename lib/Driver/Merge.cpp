@@ -1,6 +1,6 @@
 //===- Merge.cpp - `seam merge`: join the SARIF of CI shards --------------===//
 #include "Driver/Merge.h"
-#include "Support/InputFile.h"
+#include "Basic/InputFile.h"
 
 #include "Driver/Output.h"
 #include "Report/Reporters.h"
@@ -114,7 +114,7 @@ static int merge(const MergeOptions &Opts, std::string &Current) {
           }
         }
         std::string Msg =
-            Rule == "clang-diagnostic-error" && Result.contains("message")
+            Rule == rule_ids::CompileError && Result.contains("message")
                 ? Result["message"].value("text", "")
                 : "";
         if (!Seen.insert({Rule, Uri, Line, Col, Msg}).second)

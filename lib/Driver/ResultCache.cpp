@@ -1,8 +1,8 @@
 //===- ResultCache.cpp - Results of unchanged translation units, reused ---===//
 #include "Driver/ResultCache.h"
 
-#include "Hazards/SourcePoint.h"
-#include "Report/JsonUtil.h"
+#include "Basic/FindingJson.h"
+#include "Basic/SourcePoint.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,157 +20,20 @@ using nlohmann::json;
 namespace seam {
 
 // The entry format; bump when a serialized field changes.
-static constexpr int EntryVersion = 2;
+static constexpr int EntryVersion = 3;
 
 namespace {
-
-json opt(const std::optional<double> &V) {
-  return V ? json(*V) : json(nullptr);
-}
-std::optional<double> opt(const json &J) {
-  return J.is_null() ? std::nullopt : std::optional<double>(J.get<double>());
-}
-
-json point(const SourcePoint &P) {
-  return {P.File, P.Line, P.Column, P.EndLine, P.EndColumn, P.LineText};
-}
-SourcePoint point(const json &J) {
-  SourcePoint P;
-  P.File = J.at(0).get<std::string>();
-  P.Line = jsonInteger<unsigned>(J.at(1));
-  P.Column = jsonInteger<unsigned>(J.at(2));
-  P.EndLine = jsonInteger<unsigned>(J.at(3));
-  P.EndColumn = jsonInteger<unsigned>(J.at(4));
-  P.LineText = J.at(5).get<std::string>();
-  return P;
-}
-
-json finding(const Finding &F) {
-  json Path = json::array();
-  for (const PathNote &N : F.Path)
-    Path.push_back({N.Message, point(N.Where), N.IsCall});
-  json J = {{"rule", F.RuleId},     {"level", static_cast<int>(F.Severity)},
-            {"message", F.Message}, {"where", point(F.Where)},
-            {"details", F.Details}, {"path", Path},
-            {"trigger", F.Trigger}, {"residency", F.Residency},
-            {"region", F.Region},   {"function", F.Function},
-            {"api", F.Api},         {"hot", F.HotReason}};
-  if (const std::optional<CostEstimate> &C = F.Cost)
-    J["cost"] = {{"profile", C->Profile},
-                 {"pieces", C->RegionPieces},
-                 {"opsPerPiece", C->OpsPerPiece},
-                 {"groupsCut", C->FusionGroupsCut},
-                 {"launches", C->ExtraLaunches},
-                 {"bytes", opt(C->BytesMaterialized)},
-                 {"intermediates", C->IntermediatesMaterialized},
-                 {"idle", C->IdleMicrosPerExecution},
-                 {"perIteration", C->ExecutionsPerIteration},
-                 {"frequency", C->Frequency},
-                 {"uncounted", C->UncountedConditions},
-                 {"executions", opt(C->Executions)},
-                 {"trips", opt(C->TripCount)},
-                 {"total", opt(C->IdleMicrosTotal)},
-                 {"rank", C->Rank},
-                 {"summary", C->Summary},
-                 {"detail", C->Detail},
-                 {"runExecutions", opt(C->RunExecutions)},
-                 {"runBound", C->RunExecutionsBound},
-                 {"callLines", {C->CallFirstLine, C->CallLastLine}}};
-  if (F.AutoFix)
-    J["fix"] = fixJson(*F.AutoFix);
-  J["noFix"] = F.NoFixReason;
-  J["suggestion"] = F.Suggestion;
-  return J;
-}
-
-Finding finding(const json &J) {
-  Finding F;
-  F.RuleId = J.at("rule").get<std::string>();
-  int Severity = jsonInteger<int>(J.at("level"));
-  if (Severity < static_cast<int>(Level::Note) ||
-      Severity > static_cast<int>(Level::Error))
-    throw json::out_of_range::create(406, "no such level", &J);
-  F.Severity = static_cast<Level>(Severity);
-  F.Message = J.at("message").get<std::string>();
-  F.Where = point(J.at("where"));
-  F.Details = J.at("details").get<std::vector<std::string>>();
-  for (const json &N : J.at("path"))
-    F.Path.push_back(
-        {N.at(0).get<std::string>(), point(N.at(1)), N.at(2).get<bool>()});
-  F.Trigger = J.at("trigger").get<std::string>();
-  F.Residency = J.at("residency").get<std::string>();
-  F.Region = J.at("region").get<std::string>();
-  F.Function = J.at("function").get<std::string>();
-  F.Api = J.at("api").get<std::string>();
-  F.HotReason = J.at("hot").get<std::string>();
-  if (J.contains("cost")) {
-    const json &C = J["cost"];
-    CostEstimate E;
-    E.Profile = C.at("profile").get<std::string>();
-    E.RegionPieces = jsonInteger<unsigned>(C.at("pieces"));
-    E.OpsPerPiece = C.at("opsPerPiece").get<std::vector<unsigned>>();
-    E.FusionGroupsCut = jsonInteger<unsigned>(C.at("groupsCut"));
-    E.ExtraLaunches = jsonInteger<unsigned>(C.at("launches"));
-    E.BytesMaterialized = opt(C.at("bytes"));
-    E.IntermediatesMaterialized = jsonInteger<unsigned>(C.at("intermediates"));
-    E.IdleMicrosPerExecution = C.at("idle").get<double>();
-    E.ExecutionsPerIteration = C.at("perIteration").get<double>();
-    E.Frequency = C.at("frequency").get<std::string>();
-    E.UncountedConditions = jsonInteger<unsigned>(C.at("uncounted"));
-    E.Executions = opt(C.at("executions"));
-    E.TripCount = opt(C.at("trips"));
-    E.IdleMicrosTotal = opt(C.at("total"));
-    E.Rank = jsonInteger<unsigned>(C.at("rank"));
-    E.Summary = C.at("summary").get<std::string>();
-    E.Detail = C.at("detail").get<std::string>();
-    E.RunExecutions = opt(C.at("runExecutions"));
-    E.RunExecutionsBound = C.at("runBound").get<bool>();
-    E.CallFirstLine = jsonInteger<unsigned>(C.at("callLines").at(0));
-    E.CallLastLine = jsonInteger<unsigned>(C.at("callLines").at(1));
-    F.Cost = std::move(E);
-  }
-  if (J.contains("fix"))
-    F.AutoFix = fixFromJson(J["fix"]);
-  F.NoFixReason = J.at("noFix").get<std::string>();
-  F.Suggestion = J.at("suggestion").get<std::string>();
-  return F;
-}
-
-json row(const SummaryRow &R) {
-  return {R.Kind,           R.Name,
-          point(R.Where),   R.Pieces,
-          R.LaunchesBefore, R.LaunchesAfter,
-          R.Syncs,          R.MicrosPerExecution,
-          opt(R.TripCount), opt(R.MicrosTotal),
-          R.Rank,           R.Profile};
-}
-SummaryRow row(const json &J) {
-  SummaryRow R;
-  R.Kind = J.at(0).get<std::string>();
-  R.Name = J.at(1).get<std::string>();
-  R.Where = point(J.at(2));
-  R.Pieces = jsonInteger<unsigned>(J.at(3));
-  R.LaunchesBefore = jsonInteger<unsigned>(J.at(4));
-  R.LaunchesAfter = jsonInteger<unsigned>(J.at(5));
-  R.Syncs = jsonInteger<unsigned>(J.at(6));
-  R.MicrosPerExecution = J.at(7).get<double>();
-  R.TripCount = opt(J.at(8));
-  R.MicrosTotal = opt(J.at(9));
-  R.Rank = jsonInteger<unsigned>(J.at(10));
-  R.Profile = J.at(11).get<std::string>();
-  return R;
-}
 
 json findings(const std::vector<Finding> &Fs) {
   json A = json::array();
   for (const Finding &F : Fs)
-    A.push_back(finding(F));
+    A.push_back(toJson(F, JsonDetail::Full));
   return A;
 }
 std::vector<Finding> findings(const json &A) {
   std::vector<Finding> Out;
   for (const json &F : A)
-    Out.push_back(finding(F));
+    Out.push_back(findingFromJson(F));
   return Out;
 }
 
@@ -336,7 +199,7 @@ std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
     TU.Analysis.NolintProblems = findings(A.at("nolint"));
     TU.Analysis.Incomplete = A.at("incomplete").get<std::vector<std::string>>();
     for (const json &R : A.at("summary"))
-      TU.Analysis.Summary.push_back(row(R));
+      TU.Analysis.Summary.push_back(summaryRowFromJson(R));
     TU.Inputs = inputsFrom(J.at("inputs"));
   } catch (const std::exception &) {
     Note = "ignoring the corrupt cache entry '" + Path +
@@ -360,7 +223,7 @@ std::optional<std::string> ResultCache::store(const std::string &Key,
     Deps.push_back({File, Hash});
   json Summary = json::array();
   for (const SummaryRow &R : TU.Analysis.Summary)
-    Summary.push_back(row(R));
+    Summary.push_back(toJson(R, JsonDetail::Full));
   json J = {{"version", EntryVersion},
             {"key", Key},
             {"deps", Deps},

@@ -141,7 +141,7 @@ bool LineFilter::passes(llvm::StringRef File, unsigned Line) const {
 }
 
 bool ResultFilter::apply(Finding &F) const {
-  if (F.RuleId == "clang-diagnostic-error" || F.RuleId == "seam-nolint")
+  if (F.RuleId == rule_ids::CompileError || F.RuleId == rule_ids::Nolint)
     return true;
   if (!Checks.contains(F.RuleId))
     return false;

@@ -10,7 +10,7 @@
 #ifndef SEAM_DRIVER_SELECTION_H
 #define SEAM_DRIVER_SELECTION_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 #include "Rules/GlobList.h"
 
 #include "clang/Tooling/CompilationDatabase.h"

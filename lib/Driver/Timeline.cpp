@@ -1,7 +1,7 @@
 //===- Timeline.cpp - `seam validate --timeline`: an SVG of a trace -------===//
 #include "Driver/Timeline.h"
+#include "Basic/InputFile.h"
 #include "Driver/Output.h"
-#include "Support/InputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,11 +1,11 @@
 //===- Validate.cpp - `seam validate`: estimates checked line by line -----===//
 #include "Driver/Validate.h"
 
+#include "Basic/InputFile.h"
 #include "Cost/Profile.h"
 #include "Driver/Calibrate.h"
 #include "Driver/Output.h"
 #include "Driver/Timeline.h"
-#include "Support/InputFile.h"
 
 #include <seam/rt.h>
 
@@ -686,6 +686,9 @@ int runValidate(const ValidateOptions &Opts) {
   }
   Check.Analysis.ReportColdSyncs = true; // every sync is a prediction
   Check.AllRegionRows = true;
+  // Not cached: the profile is usually measured afresh in this run (its
+  // contents are part of the key, so no entry would be hit again), and
+  // region rows without findings are not part of a cached result.
   Check.Cache = false;
   Check.Progress = false;
 

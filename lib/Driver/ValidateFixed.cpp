@@ -10,10 +10,10 @@
 // a fraction within a relative tolerance). Docs: docs/fixes.md.
 //
 //===----------------------------------------------------------------------===//
+#include "Basic/InputFile.h"
 #include "Driver/ApplyFixes.h"
 #include "Driver/Output.h"
 #include "Driver/Validate.h"
-#include "Support/InputFile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -302,6 +302,8 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
   // Apply the fixes to the copies, as often as a run still applies some
   // (a fix that would insert where two others do waits for the next run).
   C.Files = After.Sources;
+  // Not cached: the copies live in a temporary directory, so their entries
+  // would never be hit again.
   C.Cache = false;
   C.Progress = false;
   unsigned Offered = 0, Applied = 0;
@@ -313,7 +315,7 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
     if (InputError)
       return errorExit("the sources could not be analyzed (see above)");
     for (const Finding &F : R.Findings)
-      if (F.RuleId == "clang-diagnostic-error")
+      if (F.RuleId == rule_ids::CompileError)
         return errorExit("'" + F.Where.File +
                          "' does not compile with the flags "
                          "given: " +

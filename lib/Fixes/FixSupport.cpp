@@ -1,7 +1,7 @@
 //===- FixSupport.cpp - Source text and edits for the fix kinds -----------===//
 #include "Fixes/FixSupport.h"
 
-#include "Hazards/SourcePoint.h"
+#include "Basic/SourcePoint.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"

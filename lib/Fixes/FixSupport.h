@@ -2,7 +2,7 @@
 #ifndef SEAM_FIXES_FIXSUPPORT_H
 #define SEAM_FIXES_FIXSUPPORT_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Stmt.h"

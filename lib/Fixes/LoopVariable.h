@@ -13,7 +13,7 @@
 #ifndef SEAM_FIXES_LOOPVARIABLE_H
 #define SEAM_FIXES_LOOPVARIABLE_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"

@@ -1,9 +1,12 @@
 //===- Frontend.cpp - Parse translation units with Clang LibTooling -------===//
 #include "Frontend/Frontend.h"
-#include "Hazards/SourcePoint.h"
-#include "Support/InputFile.h"
+#include "Basic/InputFile.h"
+#include "Basic/SourcePoint.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticDriver.h"
+#include "clang/Basic/DiagnosticFrontend.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/FrontendActions.h"
@@ -208,10 +211,12 @@ public:
     LastWasError = L >= DiagnosticsEngine::Error;
     if (!LastWasError)
       return;
+    PreambleRefused |= refusesPreamble(Info.getID());
+    MissingInput |= missesInput(Info.getID());
     llvm::SmallString<128> Msg;
     Info.FormatDiagnostic(Msg);
     Finding F;
-    F.RuleId = "clang-diagnostic-error";
+    F.RuleId = rule_ids::CompileError;
     F.Severity = Level::Error;
     F.Message = std::string(Msg);
     F.Trigger = "compile-error";
@@ -225,8 +230,36 @@ public:
     Errors.push_back(std::move(F));
   }
   std::vector<Finding> Errors;
+  bool PreambleRefused = false, MissingInput = false;
 
 private:
+  /// Errors reading a precompiled header: every serialization diagnostic
+  /// (out of date, modified inputs, malformed, other options) and the
+  /// frontend's own about loading one.
+  static bool refusesPreamble(unsigned ID) {
+    if (ID >= diag::DIAG_START_SERIALIZATION && ID < diag::DIAG_START_LEX)
+      return true;
+    switch (ID) {
+    case diag::err_fe_unable_to_load_pch:
+    case diag::err_fe_no_pch_in_dir:
+      return true;
+    default:
+      return false;
+    }
+  }
+  static bool missesInput(unsigned ID) {
+    switch (ID) {
+    case diag::err_pp_file_not_found:
+    case diag::err_pp_file_not_found_typo_not_fatal:
+    case diag::err_pp_file_not_found_angled_include_not_fatal:
+    case diag::err_drv_no_such_file:
+    case diag::err_drv_no_such_file_with_suggestion:
+      return true;
+    default:
+      return false;
+    }
+  }
+
   std::string MainFile;
   LangOptions LangOpts;
   bool LastWasError = false;
@@ -646,6 +679,8 @@ ParseResult parseFile(const std::vector<CompileCommand> &Commands,
                       [&] { Status = Tool.run(&F); });
   Worker.join();
   R.CompileErrors = std::move(Errors.Errors);
+  R.PreambleRefused = Errors.PreambleRefused;
+  R.MissingInput = Errors.MissingInput;
   size_t N = R.CompileErrors.size();
   if (Status == 0 && N == 0) {
     R.Ok = true;

@@ -9,7 +9,7 @@
 #ifndef SEAM_FRONTEND_FRONTEND_H
 #define SEAM_FRONTEND_FRONTEND_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -45,6 +45,14 @@ struct ParseResult {
   /// The compiler's errors (with their notes), as 'clang-diagnostic-error'
   /// findings; the AST was still analyzed where clang recovered.
   std::vector<Finding> CompileErrors;
+  /// Clang could not use the precompiled preamble it was given (changed
+  /// since it was built, not a PCH, out of date, built with other options):
+  /// the caller parses the file again without it.
+  bool PreambleRefused = false;
+  /// A file the parse needed was missing (an #include not found, a file the
+  /// command names): the result must not be cached, since the file
+  /// appearing later would not invalidate it.
+  bool MissingInput = false;
   double Seconds = 0; ///< wall time of the parse and the analysis
 };
 

@@ -1,7 +1,7 @@
 //===- HazardFinder.cpp - Graph breaks, host syncs and capture syncs ------===//
 #include "Hazards/HazardFinder.h"
 
-#include "Hazards/SourcePoint.h"
+#include "Basic/SourcePoint.h"
 #include "Residency/ResidencyWalker.h"
 
 #include <map>
@@ -195,8 +195,7 @@ void sortAndDedupe(std::vector<Finding> &Findings) {
   auto Key = [](const Finding &F) {
     // Compiler errors may share a position; rules never do.
     return std::make_tuple(F.Where.File, F.Where.Line, F.Where.Column, F.RuleId,
-                           F.RuleId == "clang-diagnostic-error" ? F.Message
-                                                                : "");
+                           F.RuleId == rule_ids::CompileError ? F.Message : "");
   };
   std::stable_sort(
       Findings.begin(), Findings.end(),

@@ -9,7 +9,7 @@
 #define SEAM_HAZARDS_HAZARDFINDER_H
 
 #include "ApiModel/ApiModel.h"
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 #include "Regions/RegionModel.h"
 
 #include "clang/AST/ASTContext.h"

@@ -8,7 +8,7 @@
 #ifndef SEAM_REPORT_REPORTERS_H
 #define SEAM_REPORT_REPORTERS_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 #include "Rules/Rule.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -14,7 +14,7 @@ const std::vector<RuleInfo> &ruleCatalog() {
       Out.push_back(R->info());
     // Reported by the driver, not by a rule over trigger sites.
     RuleInfo Compile;
-    Compile.Id = "clang-diagnostic-error";
+    Compile.Id = rule_ids::CompileError;
     Compile.Name = "ClangDiagnosticError";
     Compile.ShortDescription = "The compiler reported an error.";
     Compile.FullDescription =

@@ -7,7 +7,7 @@
 // default, as GitHub reads them), and results are ordered by rank.
 //
 //===----------------------------------------------------------------------===//
-#include "Report/JsonUtil.h"
+#include "Basic/FindingJson.h"
 #include "Report/Reporters.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -229,7 +229,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
     if (!F.Region.empty())
       Props["region"] = F.Region;
     if (F.Cost)
-      Props["cost"] = costJson(*F.Cost);
+      Props["cost"] = toJson(*F.Cost);
     if (F.AutoFix && !F.AutoFix->Edits.empty()) {
       // SARIF fixes: one artifactChange (a fix edits one file), each edit a
       // replacement; an insertion deletes an empty region.
@@ -299,7 +299,7 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   if (!R.Summary.empty()) {
     nlohmann::json Summary = nlohmann::json::array();
     for (const SummaryRow &Row : R.Summary)
-      Summary.push_back(summaryJson(Row));
+      Summary.push_back(toJson(Row));
     Run["properties"] = {{"summary", Summary}};
   }
   Run["properties"]["incompleteFunctions"] = R.Incomplete;

@@ -17,8 +17,8 @@
 #define SEAM_RESIDENCY_RESIDENCYWALKER_H
 
 #include "ApiModel/ApiModel.h"
+#include "Basic/Residency.h"
 #include "Flow/FunctionFlow.h"
-#include "Residency/Lattice.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"

@@ -1,5 +1,5 @@
 //===- Registry.cpp - The list of Seam's rules, and applying them ---------===//
-#include "Hazards/SourcePoint.h"
+#include "Basic/SourcePoint.h"
 #include "Rules/Rule.h"
 #include "Rules/Suppressions.h"
 

@@ -11,7 +11,7 @@
 #ifndef SEAM_RULES_RULE_H
 #define SEAM_RULES_RULE_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 #include "Hazards/HazardFinder.h"
 #include "Regions/RegionModel.h"
 

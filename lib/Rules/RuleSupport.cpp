@@ -1,5 +1,5 @@
 //===- RuleSupport.cpp - Phrases and notes the rules share ----------------===//
-#include "Hazards/SourcePoint.h"
+#include "Basic/SourcePoint.h"
 #include "Rules/Rule.h"
 
 namespace seam {

@@ -1,7 +1,7 @@
 //===- Suppressions.cpp - NOLINT, NOLINTNEXTLINE, NOLINTBEGIN/NOLINTEND ---===//
 #include "Rules/Suppressions.h"
 
-#include "Hazards/SourcePoint.h"
+#include "Basic/SourcePoint.h"
 
 namespace seam {
 

@@ -13,7 +13,7 @@
 #ifndef SEAM_RULES_SUPPRESSIONS_H
 #define SEAM_RULES_SUPPRESSIONS_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 #include "Rules/GlobList.h"
 
 #include "clang/Basic/SourceManager.h"

@@ -8,7 +8,7 @@
 // docs/rules/seam-host-sync.md; tests: test/seam-host-sync/.
 //
 //===----------------------------------------------------------------------===//
-#include "Hazards/SourcePoint.h"
+#include "Basic/SourcePoint.h"
 #include "Rules/Rule.h"
 
 namespace seam {

@@ -3,7 +3,7 @@
 #include "Driver/Baseline.h"
 #include "Driver/Selection.h"
 #include "Driver/SharedPreamble.h"
-#include "Report/JsonUtil.h"
+#include "Basic/FindingJson.h"
 #include "Rules/GlobList.h"
 #include "Rules/Suppressions.h"
 

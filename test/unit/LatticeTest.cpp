@@ -1,6 +1,6 @@
 //===- LatticeTest.cpp - The residency lattice
 //-----------------------------===//
-#include "Residency/Lattice.h"
+#include "Basic/Residency.h"
 
 #include "gtest/gtest.h"
 

@@ -1,4 +1,4 @@
-//===- Lattice.h - Where a tensor value lives -----------------------------===//
+//===- Residency.h - Where a tensor value lives -----------------------------===//
 //
 // The residency lattice: None < Host < Unknown < Device. A join takes the
 // most device-ward value, which is also how op results are computed ("the
@@ -6,8 +6,8 @@
 // information yet" (an unassigned variable, or options that name no device).
 //
 //===----------------------------------------------------------------------===//
-#ifndef SEAM_RESIDENCY_LATTICE_H
-#define SEAM_RESIDENCY_LATTICE_H
+#ifndef SEAM_BASIC_RESIDENCY_H
+#define SEAM_BASIC_RESIDENCY_H
 
 #include "llvm/ADT/StringRef.h"
 #include <algorithm>

@@ -1,5 +1,5 @@
 //===- SourcePoint.cpp - Clang locations to plain file/line/column --------===//
-#include "Hazards/SourcePoint.h"
+#include "Basic/SourcePoint.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/Lex/Lexer.h"

@@ -8,8 +8,8 @@
 // either, so both are refused with one line naming the file.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SEAM_SUPPORT_INPUTFILE_H
-#define SEAM_SUPPORT_INPUTFILE_H
+#ifndef SEAM_BASIC_INPUTFILE_H
+#define SEAM_BASIC_INPUTFILE_H
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"

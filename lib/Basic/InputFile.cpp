@@ -1,5 +1,5 @@
 //===- InputFile.cpp - Reading a user's input file, bounded ---------------===//
-#include "Support/InputFile.h"
+#include "Basic/InputFile.h"
 
 #include "llvm/Support/FileSystem.h"
 

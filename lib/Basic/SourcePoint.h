@@ -1,8 +1,8 @@
 //===- SourcePoint.h - Clang locations to plain file/line/column ----------===//
-#ifndef SEAM_HAZARDS_SOURCEPOINT_H
-#define SEAM_HAZARDS_SOURCEPOINT_H
+#ifndef SEAM_BASIC_SOURCEPOINT_H
+#define SEAM_BASIC_SOURCEPOINT_H
 
-#include "Hazards/Finding.h"
+#include "Basic/Finding.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/Basic/LangOptions.h"
