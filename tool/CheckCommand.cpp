@@ -275,17 +275,10 @@ int CheckCommand::run(const Invocation &Inv) {
                       "--rules",
                       "check ");
   if (Opts.RulesDir.empty())
-    Opts.RulesDir = findRulesDir(Inv.Argv0);
+    Opts.RulesDir = findRulesDir(installedRulesDir(Inv.Argv0));
   // `--rules thrust` names a shipped pack: <rules dir>/thrust.json.
   for (std::string &Pack : Opts.RulePacks)
-    if (Pack.find('/') == std::string::npos &&
-        !llvm::StringRef(Pack).ends_with(".json") &&
-        !llvm::sys::fs::exists(Pack)) {
-      llvm::SmallString<256> Shipped(Opts.RulesDir);
-      llvm::sys::path::append(Shipped, Pack + ".json");
-      if (llvm::sys::fs::exists(Shipped))
-        Pack = std::string(Shipped);
-    }
+    Pack = packPath(Pack, Opts.RulesDir);
   return runCheck(Opts);
 }
 

@@ -44,7 +44,7 @@ public:
     Opts.DefaultRules = !NoDefaults;
     Opts.Json = Format == "json";
     if (Opts.RulesDir.empty())
-      Opts.RulesDir = findRulesDir(Inv.Argv0);
+      Opts.RulesDir = findRulesDir(installedRulesDir(Inv.Argv0));
     if (!Opts.Against.empty() && Opts.Frontend.BuildDir.empty() &&
         !Inv.SawDashDash)
       return usageError("--against needs compile flags after '--' or a "

@@ -29,7 +29,7 @@ public:
   int run(const Invocation &Inv) override {
     Valid.Check.Frontend.HasExtraArgs = Inv.SawDashDash;
     Valid.Check.Frontend.ExtraArgs = Inv.Extra;
-    Valid.Check.RulesDir = findRulesDir(Inv.Argv0);
+    Valid.Check.RulesDir = findRulesDir(installedRulesDir(Inv.Argv0));
     if (!Profile.empty()) {
       Valid.Check.Profile = Profile;
       Valid.Check.ProfileGiven = true;

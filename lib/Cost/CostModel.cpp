@@ -3,6 +3,7 @@
 
 #include "Basic/SourcePoint.h"
 #include "Cost/Fusion.h"
+#include "Rules/Rule.h"
 
 #include <cmath>
 #include <cstdio>
@@ -357,7 +358,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
   const DeviceProfile &P = Opts.Profile;
   llvm::DenseSet<const CallExpr *> BreakCalls;
   for (const Finding &F : Findings)
-    if (F.RuleId == "seam-graph-break" && F.SiteIndex >= 0)
+    if (hazardOf(F.RuleId) == Hazard::GraphBreak && F.SiteIndex >= 0)
       BreakCalls.insert(Sites[F.SiteIndex].Call);
   OpModel Ops(Ctx, Api, BreakCalls, Opts.Hints, &Opts.Trips);
   std::map<const FunctionDecl *, RegionShape> Shapes;
@@ -513,7 +514,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
     }
     // A break happens only on the calls made inside a region.
     if (std::optional<RunCount> Calls =
-            Runs.of(S.Node, F.RuleId == "seam-graph-break"))
+            Runs.of(S.Node, hazardOf(F.RuleId) == Hazard::GraphBreak))
       if (std::optional<RunCount> Per =
               Runs.perCall(S.Node, S.Call, S.Match.Loc)) {
         E.RunExecutions = Calls->N * Per->N;
@@ -523,7 +524,7 @@ void estimateCosts(ASTContext &Ctx, const ApiModel &Api,
     Loops.insert(Loops.end(), C.SeedLoops.begin(), C.SeedLoops.end());
     bool Repeats = !Loops.empty(); // runs many times per program run
 
-    if (F.RuleId == "seam-graph-break" && C.RegionRoot) {
+    if (hazardOf(F.RuleId) == Hazard::GraphBreak && C.RegionRoot) {
       const RegionShape &R = RegionOf(C.RegionRoot);
       BreakEffect B = effectOf(R, S.Call);
       E.RegionPieces = R.Pieces;

@@ -14,37 +14,9 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace seam {
-
-std::vector<std::string> defaultPackPaths(const std::string &RulesDir) {
-  std::vector<std::string> Out;
-  for (const char *Name : {"libtorch.json", "seamrt.json"}) {
-    llvm::SmallString<256> P(RulesDir);
-    llvm::sys::path::append(P, Name);
-    Out.push_back(std::string(P));
-  }
-  return Out;
-}
-
-std::string findRulesDir(const char *Argv0) {
-  if (auto Env = llvm::sys::Process::GetEnv("SEAM_RULES_DIR");
-      Env && !Env->empty())
-    return *Env;
-  std::string Exe =
-      llvm::sys::fs::getMainExecutable(Argv0, (void *)&findRulesDir);
-  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Exe));
-  llvm::sys::path::append(Dir, "..", "share", "seam", "rules");
-  if (llvm::sys::fs::exists(Dir + "/libtorch.json"))
-    return std::string(Dir);
-#ifdef SEAM_SOURCE_RULES_DIR
-  return SEAM_SOURCE_RULES_DIR;
-#else
-  return std::string(Dir);
-#endif
-}
 
 std::string projectRoot(const std::string &SarifRoot) {
   llvm::SmallString<256> Dir;

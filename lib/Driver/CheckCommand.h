@@ -12,6 +12,7 @@
 #include "Frontend/Frontend.h"
 #include "Hazards/HazardFinder.h"
 #include "Report/Reporters.h"
+#include "Setup/Setup.h"
 
 #include <functional>
 #include <set>
@@ -65,11 +66,6 @@ struct CheckOptions {
   /// Whether progress lines may go to stderr (a terminal, and not --quiet).
   std::optional<bool> Progress;
 };
-
-/// Directory holding the default rule packs, searched next to \p Argv0.
-std::string findRulesDir(const char *Argv0);
-/// The packs loaded unless --no-default-rules, as paths in \p RulesDir.
-std::vector<std::string> defaultPackPaths(const std::string &RulesDir);
 
 /// Every file a run reads, so that nothing it writes can replace one.
 struct RunInputs {

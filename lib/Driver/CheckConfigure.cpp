@@ -70,7 +70,7 @@ FileConfig effectiveConfig(const FileConfig &C, const CheckOptions &Opts) {
 const std::string &KeyParts::seam() {
   if (Seam.empty()) {
     std::string Exe = llvm::sys::fs::getMainExecutable(
-        "seam", reinterpret_cast<void *>(&findRulesDir));
+        "seam", reinterpret_cast<void *>(&installedRulesDir));
     Seam = std::string(SeamVersion) + ":" + ResultCache::hashFile(Exe);
   }
   return Seam;
@@ -88,16 +88,10 @@ PackCache::get(const std::vector<std::string> &Paths) {
   std::string Key = llvm::join(Paths, "\n");
   if (auto It = Cache.find(Key); It != Cache.end())
     return &It->second;
-  RulePack Merged;
-  for (const std::string &Path : Paths) {
-    llvm::Expected<RulePack> P = loadRulePack(Path);
-    if (!P)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "invalid rule pack: " +
-                                         llvm::toString(P.takeError()));
-    mergeRulePack(Merged, *P);
-  }
-  return &(Cache[Key] = std::move(Merged));
+  llvm::Expected<RulePack> Merged = loadPacks(Paths);
+  if (!Merged)
+    return Merged.takeError();
+  return &(Cache[Key] = std::move(*Merged));
 }
 
 void CheckRun::declare(const std::string &Path) {
@@ -197,8 +191,7 @@ bool CheckRun::configure() {
     if (auto E = llvm::GlobPattern::create(G); !E)
       return bad("invalid --region pattern '" + G +
                  "': " + llvm::toString(E.takeError()));
-  ProfilesDir = Opts.RulesDir;
-  llvm::sys::path::append(ProfilesDir, "profiles");
+  ProfilesDir = profilesDir(Opts.RulesDir);
   if (std::string Err; !profileFor(Opts.Profile, Err))
     return bad(Err);
   if (!checkHints(Opts, **Base))

@@ -19,16 +19,6 @@ namespace seam {
 
 namespace {
 
-/// The file loadProfile() reads for \p Name.
-std::string profilePath(const std::string &Name, llvm::StringRef ProfilesDir) {
-  if (llvm::StringRef(Name).ends_with(".json") ||
-      Name.find('/') != std::string::npos)
-    return Name;
-  llvm::SmallString<256> P(ProfilesDir);
-  llvm::sys::path::append(P, Name + ".json");
-  return std::string(P);
-}
-
 /// Sets \p J's filters from \p Eff; returns why one is invalid, if one is.
 std::optional<std::string> setFilters(Job &J, const FileConfig &Eff,
                                       const CheckOptions &Opts,

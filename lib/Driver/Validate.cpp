@@ -6,6 +6,7 @@
 #include "Driver/Calibrate.h"
 #include "Driver/Output.h"
 #include "Driver/Timeline.h"
+#include "Rules/Rule.h"
 
 #include <seam/rt.h>
 
@@ -90,8 +91,8 @@ std::vector<Predicted> predictions(const Report &R) {
   };
   std::map<std::tuple<std::string, unsigned, unsigned>, Call> Calls;
   for (const Finding &F : R.Findings) {
-    if (F.RuleId != "seam-graph-break" && F.RuleId != "seam-host-sync" &&
-        F.RuleId != "seam-capture-sync")
+    const RuleInfo *Rule = findRule(F.RuleId);
+    if (!Rule || !Rule->Validated)
       continue;
     std::string File = canonical(F.Where.File);
     Predicted &P = ByLine[{File, F.Where.Line, false}];
@@ -107,7 +108,7 @@ std::vector<Predicted> predictions(const Report &R) {
     }
     P.FirstLine = P.FirstLine ? std::min(P.FirstLine, First) : First;
     P.LastLine = std::max(P.LastLine, Last);
-    bool IsBreak = F.RuleId == "seam-graph-break";
+    bool IsBreak = Rule->Is == Hazard::GraphBreak;
     P.Breaks |= IsBreak;
     P.Syncs |= !IsBreak;
     if (!IsBreak && F.Cost)

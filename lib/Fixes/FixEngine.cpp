@@ -1,5 +1,6 @@
 //===- FixEngine.cpp - Asks each fix kind, in order, about each finding ---===//
 #include "Fixes/FixEngine.h"
+#include "Rules/Rule.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include <map>
@@ -41,7 +42,7 @@ std::string suggestionFor(const TriggerSite &S, const Finding &F) {
   case Trigger::ScalarRead:
     break;
   }
-  if (F.RuleId == "seam-graph-break")
+  if (hazardOf(F.RuleId) == Hazard::GraphBreak)
     return "branch with torch::where on the tensor instead of reading it, "
            "or move the read out of the compiled region";
   return "read the value every N steps instead of every step, or keep it "

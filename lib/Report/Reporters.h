@@ -18,9 +18,6 @@
 
 namespace seam {
 
-const std::vector<RuleInfo> &ruleCatalog();
-const RuleInfo *findRule(llvm::StringRef Id);
-
 /// A problem with one input (file, pack, database) that was reported.
 struct InputError {
   std::string Input;

@@ -21,7 +21,15 @@
 
 namespace seam {
 
-/// What `seam explain`, SARIF and --help say about a rule.
+/// What a rule's findings are, for the stages after the rules.
+enum class Hazard {
+  None,       ///< neither (compiler errors, unmatched NOLINT comments)
+  GraphBreak, ///< a compiled region cut in two: priced as the cut
+  HostSync,   ///< the device waiting on the host: priced as device idle
+};
+
+/// What `seam explain`, SARIF and --help say about a rule, and the traits
+/// the stages after the rules read from it (never from its id).
 struct RuleInfo {
   std::string Id;
   std::string Name; ///< PascalCase, for SARIF
@@ -34,7 +42,20 @@ struct RuleInfo {
   bool Selectable = true;
   /// One before/after example for `seam explain`.
   std::string Example;
+  /// How the cost model prices a finding (docs/cost-model.md): a graph
+  /// break by the region's pieces, a host sync by the device's idle time.
+  Hazard Is = Hazard::None;
+  /// Whether `seam validate` compares its findings with what seam::rt
+  /// counted (graph breaks with breaks, host syncs with syncs).
+  bool Validated = false;
 };
+
+/// \p Info with its traits, for a rule's `static const RuleInfo`.
+inline RuleInfo withTraits(RuleInfo Info, Hazard Is, bool Validated) {
+  Info.Is = Is;
+  Info.Validated = Validated;
+  return Info;
+}
 
 /// One site with everything a rule may ask about it.
 struct RuleInput {
@@ -56,6 +77,14 @@ public:
 
 /// Every rule, in the order they are applied.
 llvm::ArrayRef<const Rule *> ruleRegistry();
+
+/// Every rule id Seam reports: the rules, then what the driver reports
+/// (compiler errors, unmatched NOLINT comments).
+const std::vector<RuleInfo> &ruleCatalog();
+/// The rule \p Id, or null.
+const RuleInfo *findRule(llvm::StringRef Id);
+/// What the findings of rule \p Id are (Hazard::None for an unknown id).
+Hazard hazardOf(llvm::StringRef Id);
 
 /// Classifies the sites of one TU into findings, rule by rule, leaving out
 /// what NOLINT comments suppress (Suppressions.h). \p NolintProblems, when

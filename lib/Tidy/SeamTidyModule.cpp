@@ -10,6 +10,8 @@
 #include "Cost/CostModel.h"
 #include "Hazards/HazardFinder.h"
 #include "Pipeline/TranslationUnit.h"
+#include "Rules/Rule.h"
+#include "Setup/Setup.h"
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -18,8 +20,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/Path.h"
-
-#include <cstdlib>
 
 #include <memory>
 #include <optional>
@@ -57,24 +57,19 @@ struct SharedAnalysis {
       Settings = S;
       Current = false;
       Error.clear();
-      RulePack Merged;
-      std::vector<std::string> Paths = {S.RulesDir + "/libtorch.json",
-                                        S.RulesDir + "/seamrt.json"};
+      std::vector<std::string> Paths = defaultPackPaths(S.RulesDir);
       llvm::SmallVector<llvm::StringRef, 4> Extra;
       llvm::StringRef(S.RulePacks).split(Extra, ';', -1, false);
       for (llvm::StringRef E : Extra)
-        Paths.push_back(E.trim().str());
-      for (const std::string &P : Paths) {
-        llvm::Expected<RulePack> Pack = loadRulePack(P);
-        if (!Pack) {
-          Error = "invalid rule pack: " + llvm::toString(Pack.takeError());
-          return;
-        }
-        mergeRulePack(Merged, *Pack);
+        Paths.push_back(packPath(E.trim().str(), S.RulesDir));
+      llvm::Expected<RulePack> Merged = loadPacks(Paths);
+      if (!Merged) {
+        Error = llvm::toString(Merged.takeError());
+        return;
       }
-      Api = std::make_unique<ApiModel>(std::move(Merged));
+      Api = std::make_unique<ApiModel>(std::move(*Merged));
       llvm::Expected<DeviceProfile> Prof =
-          loadProfile(S.Profile, S.RulesDir + "/profiles");
+          loadProfile(S.Profile, profilesDir(S.RulesDir));
       if (!Prof) {
         Error = "invalid profile: " + llvm::toString(Prof.takeError());
         return;
@@ -116,8 +111,8 @@ public:
   SeamCheck(llvm::StringRef Name, ClangTidyContext *Context)
       : ClangTidyCheck(Name, Context), Rule(Name.str()) {
     S.RulesDir = Options.getLocalOrGlobal("RulesDir", "").str();
-    if (S.RulesDir.empty())
-      S.RulesDir = defaultRulesDir();
+    if (S.RulesDir.empty()) // $SEAM_RULES_DIR, the installed packs, the tree's
+      S.RulesDir = findRulesDir(SEAM_TIDY_RULES_DIR);
     S.RulePacks = Options.getLocalOrGlobal("RulePacks", "").str();
     S.Regions = Options.getLocalOrGlobal("Regions", "").str();
     S.Profile = Options.getLocalOrGlobal("Profile", "h100").str();
@@ -202,15 +197,6 @@ private:
     return Out;
   }
 
-  /// $SEAM_RULES_DIR, else the installed packs, else the source tree's.
-  static std::string defaultRulesDir() {
-    if (const char *Env = std::getenv("SEAM_RULES_DIR"))
-      return Env;
-    if (llvm::sys::fs::exists(SEAM_TIDY_RULES_DIR "/libtorch.json"))
-      return SEAM_TIDY_RULES_DIR;
-    return SEAM_SOURCE_RULES_DIR;
-  }
-
   static SourceLocation locate(SourceManager &SM, const SourcePoint &P) {
     if (!P.valid())
       return {};
@@ -227,9 +213,9 @@ private:
 class SeamModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
-    Factories.registerCheck<SeamCheck>("seam-graph-break");
-    Factories.registerCheck<SeamCheck>("seam-host-sync");
-    Factories.registerCheck<SeamCheck>("seam-capture-sync");
+    // One check per rule of the registry (lib/Rules/Registry.cpp).
+    for (const Rule *R : ruleRegistry())
+      Factories.registerCheck<SeamCheck>(R->info().Id);
   }
 };
 
