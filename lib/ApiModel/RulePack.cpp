@@ -48,7 +48,7 @@ public:
   /// Rejects keys outside \p Allowed so that a typo is an error, not a
   /// silently ignored setting.
   bool checkKeys(const json &Obj, const std::string &Where,
-                 std::initializer_list<const char *> Allowed) {
+                 llvm::ArrayRef<const char *> Allowed) {
     if (!Obj.is_object()) {
       fail(Where.empty() ? "(top level)" : Where, "expected an object");
       return false;
@@ -129,13 +129,57 @@ std::optional<TriggerWhen> parseWhen(llvm::StringRef S) {
 /// Keys only format 2 understands; in a format-1 pack they are errors, so
 /// that an older Seam's rules are never read with a newer meaning.
 bool needsV2(PackReader &R, const json &Obj, const std::string &Where,
-             const RulePack &P, std::initializer_list<const char *> Keys) {
+             const RulePack &P, llvm::ArrayRef<const char *> Keys) {
   for (const char *K : Keys)
     if (Obj.contains(K) && P.FormatVersion < 2) {
       R.fail(Where + "." + K, "needs \"formatVersion\": 2");
       return false;
     }
   return true;
+}
+
+/// One line of PackKeys.def.
+struct PackKey {
+  const char *Section, *Key;
+  int Version;
+  std::vector<std::string> RulePack::*Names; ///< null: not a list of names
+};
+
+const PackKey PackKeys[] = {
+#define SEAM_PACK_KEY(Section, Key, Version) {Section, Key, Version, nullptr},
+#define SEAM_PACK_NAMES(Section, Key, Member, Version, Matches)                \
+  {Section, Key, Version, &RulePack::Member},
+#include "ApiModel/PackKeys.def"
+};
+
+/// The keys \p Section allows, in the table's order.
+std::vector<const char *> keysOf(llvm::StringRef Section) {
+  std::vector<const char *> Out;
+  for (const PackKey &K : PackKeys)
+    if (Section == K.Section)
+      Out.push_back(K.Key);
+  return Out;
+}
+
+/// Checks \p Obj, the object of \p Section, against the table: its keys,
+/// and those that need format 2.
+bool checkSection(PackReader &R, const json &Obj, const char *Section,
+                  const RulePack &P) {
+  if (!R.checkKeys(Obj, Section, keysOf(Section)))
+    return false;
+  std::vector<const char *> V2;
+  for (const PackKey &K : PackKeys)
+    if (llvm::StringRef(Section) == K.Section && K.Version == 2)
+      V2.push_back(K.Key);
+  return needsV2(R, Obj, Section, P, V2);
+}
+
+/// Reads the lists of names of \p Section from \p Obj, in the table's order.
+void readNames(PackReader &R, const json &Obj, const char *Section,
+               RulePack &P) {
+  for (const PackKey &K : PackKeys)
+    if (K.Names && llvm::StringRef(Section) == K.Section)
+      R.strings(Obj, Section, K.Key, P.*K.Names);
 }
 
 int integer(PackReader &R, const json &Obj, const std::string &Where,
@@ -440,9 +484,7 @@ void readLastValueFix(PackReader &R, const json &Obj, RulePack &P) {
 }
 
 void readFixes(PackReader &R, const json &Obj, RulePack &P) {
-  if (!R.checkKeys(Obj, "fixes",
-                   {"deferredAccumulation", "collectedCopies", "scalarOperand",
-                    "branchToSelect", "lastValue"}))
+  if (!R.checkKeys(Obj, "fixes", keysOf("fixes")))
     return;
   if (auto C = Obj.find("scalarOperand"); C != Obj.end())
     readScalarOperandFix(R, *C, P);
@@ -499,10 +541,11 @@ void readFixes(PackReader &R, const json &Obj, RulePack &P) {
 
 } // namespace
 
-static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
-                                                       llvm::StringRef Path) {
-  // A key given twice in one object is an error: JSON parsers keep one of
-  // them, and a second "triggers" would silently drop the first list.
+/// \p Text as JSON (comments allowed), or why it is not: not JSON, or a key
+/// given twice in one object (JSON parsers keep one of them, and a second
+/// "triggers" would silently drop the first list).
+static llvm::Expected<json> parsePackJson(llvm::StringRef Text,
+                                          llvm::StringRef Path) {
   std::vector<std::set<std::string>> Keys;
   std::string Duplicate;
   json::parser_callback_t NoDuplicates = [&](int, json::parse_event_t Event,
@@ -536,15 +579,59 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s: %s",
                                    Path.str().c_str(), Why.c_str());
   }
-  PackReader R(Path);
-  RulePack P;
-  P.Path = Path.str();
-  if (!R.checkKeys(J, "",
-                   {"name", "formatVersion", "description", "types", "triggers",
-                    "metadata", "residency", "regions", "ops", "dtypes",
-                    "fixes", "$schema"}))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                   R.Error->c_str());
+  return J;
+}
+
+namespace {
+
+/// An operator's result lives where its operands do; listing one among the
+/// device factories would do nothing, silently.
+void rejectOperatorFactories(PackReader &R, const RulePack &P) {
+  auto IsOperator = [](llvm::StringRef Name) {
+    llvm::StringRef Last = Name.rsplit("::").second;
+    if (Last.empty())
+      Last = Name;
+    return Last.consume_front("operator") &&
+           (Last.empty() ||
+            !(llvm::isAlnum(Last.front()) || Last.front() == '_'));
+  };
+  for (size_t I = 0; I < P.DeviceFactories.size(); ++I)
+    if (IsOperator(P.DeviceFactories[I]))
+      R.fail("residency.deviceFactories[" + std::to_string(I) + "]",
+             "'" + P.DeviceFactories[I] +
+                 "' is an operator, not a factory: an operator's result "
+                 "lives where its operands do");
+}
+
+void readResidency(PackReader &R, const json &Obj, RulePack &P) {
+  if (!checkSection(R, Obj, "residency", P))
+    return;
+  readNames(R, Obj, "residency", P);
+  rejectOperatorFactories(R, P);
+  if (auto C = Obj.find("constructors"); C != Obj.end() && !R.Error)
+    readConstructors(R, *C, P);
+  if (auto D = Obj.find("defaults"); D != Obj.end() && !R.Error)
+    readDefaults(R, *D, P);
+}
+
+void readDtypes(PackReader &R, const json &Obj, RulePack &P) {
+  if (!Obj.is_object()) {
+    R.fail("dtypes", "expected an object of dtype name -> bytes");
+    return;
+  }
+  for (auto D = Obj.begin(); D != Obj.end() && !R.Error; ++D) {
+    if (!D->is_number() || !(D->get<double>() > 0) || D->get<double>() > 4096)
+      R.fail("dtypes." + D.key(),
+             "expected a positive number of bytes, at most 4096");
+    else
+      P.DtypeBytes.emplace_back(D.key(), D->get<double>());
+  }
+}
+
+/// The sections of the pack \p J, into \p P; the first problem in R.Error.
+void readPack(PackReader &R, const json &J, RulePack &P) {
+  if (!R.checkKeys(J, "", keysOf("")))
+    return;
   P.Name = R.string(J, "", "name", true);
   if (J.contains("formatVersion")) {
     if (!J["formatVersion"].is_number_integer() ||
@@ -555,94 +642,42 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
       P.FormatVersion = J["formatVersion"].get<int>();
   }
   if (auto It = J.find("types");
-      It != J.end() &&
-      R.checkKeys(*It, "types",
-                  {"tensor", "deviceLike", "hostRecords", "modules",
-                   "moduleHolders", "libraryNamespaces"})) {
-    R.strings(*It, "types", "tensor", P.TensorTypes);
-    R.strings(*It, "types", "deviceLike", P.DeviceLikeTypes);
-    R.strings(*It, "types", "hostRecords", P.HostRecordTypes);
-    R.strings(*It, "types", "modules", P.ModuleTypes);
-    R.strings(*It, "types", "moduleHolders", P.ModuleHolders);
-    R.strings(*It, "types", "libraryNamespaces", P.LibraryNamespaces);
-  }
+      It != J.end() && checkSection(R, *It, "types", P))
+    readNames(R, *It, "types", P);
   if (auto It = J.find("triggers"); It != J.end() && !R.Error)
     readTriggers(R, *It, P);
-  R.strings(J, "", "metadata", P.Metadata);
-  if (auto It = J.find("residency");
-      It != J.end() && !R.Error &&
-      R.checkKeys(*It, "residency",
-                  {"hostDevices", "deviceDevices", "toHost", "toDevice", "move",
-                   "factories", "likeFactories", "boolProducers", "boolDtypes",
-                   "deviceFactories", "constructors", "defaults"}) &&
-      needsV2(R, *It, "residency", P,
-              {"deviceFactories", "constructors", "defaults"})) {
-    R.strings(*It, "residency", "hostDevices", P.HostDeviceNames);
-    R.strings(*It, "residency", "deviceDevices", P.DeviceDeviceNames);
-    R.strings(*It, "residency", "toHost", P.ToHostMethods);
-    R.strings(*It, "residency", "toDevice", P.ToDeviceMethods);
-    R.strings(*It, "residency", "move", P.MoveMethods);
-    R.strings(*It, "residency", "factories", P.Factories);
-    R.strings(*It, "residency", "likeFactories", P.LikeFactories);
-    R.strings(*It, "residency", "boolProducers", P.BoolProducers);
-    R.strings(*It, "residency", "boolDtypes", P.BoolDtypeNames);
-    R.strings(*It, "residency", "deviceFactories", P.DeviceFactories);
-    // An operator's result lives where its operands do; listing one here
-    // would do nothing, silently.
-    auto IsOperator = [](llvm::StringRef Name) {
-      llvm::StringRef Last = Name.rsplit("::").second;
-      if (Last.empty())
-        Last = Name;
-      return Last.consume_front("operator") &&
-             (Last.empty() ||
-              !(llvm::isAlnum(Last.front()) || Last.front() == '_'));
-    };
-    for (size_t I = 0; I < P.DeviceFactories.size(); ++I)
-      if (IsOperator(P.DeviceFactories[I]))
-        R.fail("residency.deviceFactories[" + std::to_string(I) + "]",
-               "'" + P.DeviceFactories[I] +
-                   "' is an operator, not a factory: an operator's result "
-                   "lives where its operands do");
-    if (auto C = It->find("constructors"); C != It->end() && !R.Error)
-      readConstructors(R, *C, P);
-    if (auto D = It->find("defaults"); D != It->end() && !R.Error)
-      readDefaults(R, *D, P);
-  }
+  readNames(R, J, "", P);
+  if (auto It = J.find("residency"); It != J.end() && !R.Error)
+    readResidency(R, *It, P);
   if (auto It = J.find("regions");
-      It != J.end() && !R.Error &&
-      R.checkKeys(*It, "regions",
-                  {"annotations", "compileFunctions", "captureSpans",
-                   "hotMethods", "loopFunctions", "transforms"}) &&
-      needsV2(R, *It, "regions", P, {"transforms"})) {
-    R.strings(*It, "regions", "annotations", P.RegionAnnotations);
-    R.strings(*It, "regions", "compileFunctions", P.CompileFunctions);
-    R.strings(*It, "regions", "hotMethods", P.HotMethods);
-    R.strings(*It, "regions", "loopFunctions", P.LoopFunctions);
-    R.strings(*It, "regions", "transforms", P.Transforms);
+      It != J.end() && !R.Error && checkSection(R, *It, "regions", P)) {
+    readNames(R, *It, "regions", P);
     if (auto C = It->find("captureSpans"); C != It->end() && !R.Error)
       readCaptureSpans(R, *C, P);
   }
   if (auto It = J.find("ops"); It != J.end() && !R.Error)
     readOps(R, *It, P);
-  if (auto It = J.find("dtypes"); It != J.end() && !R.Error) {
-    if (!It->is_object())
-      R.fail("dtypes", "expected an object of dtype name -> bytes");
-    else
-      for (auto D = It->begin(); D != It->end() && !R.Error; ++D) {
-        if (!D->is_number() || !(D->get<double>() > 0) ||
-            D->get<double>() > 4096)
-          R.fail("dtypes." + D.key(),
-                 "expected a positive number of bytes, at most 4096");
-        else
-          P.DtypeBytes.emplace_back(D.key(), D->get<double>());
-      }
-  }
+  if (auto It = J.find("dtypes"); It != J.end() && !R.Error)
+    readDtypes(R, *It, P);
   if (auto It = J.find("fixes"); It != J.end() && !R.Error) {
     if (P.FormatVersion < 2)
       R.fail("fixes", "needs \"formatVersion\": 2");
     else
       readFixes(R, *It, P);
   }
+}
+
+} // namespace
+
+static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
+                                                       llvm::StringRef Path) {
+  llvm::Expected<json> J = parsePackJson(Text, Path);
+  if (!J)
+    return J.takeError();
+  PackReader R(Path);
+  RulePack P;
+  P.Path = Path.str();
+  readPack(R, *J, P);
   if (R.Error)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    R.Error->c_str());
@@ -671,42 +706,15 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
     Into.Name = From.Name;
   else
     Into.Name += "+" + From.Name;
-  Append(Into.TensorTypes, From.TensorTypes);
-  Append(Into.DeviceLikeTypes, From.DeviceLikeTypes);
-  Append(Into.HostRecordTypes, From.HostRecordTypes);
-  Append(Into.ModuleTypes, From.ModuleTypes);
-  Append(Into.ModuleHolders, From.ModuleHolders);
-  Append(Into.LibraryNamespaces, From.LibraryNamespaces);
-  size_t First = Into.Triggers.size();
-  Append(Into.Triggers, From.Triggers);
-  for (size_t I = First; I < Into.Triggers.size(); ++I)
+  size_t FirstTrigger = Into.Triggers.size();
+  // Every list of the table (PackKeys.def), appended.
+#define SEAM_PACK_NAMES(Section, Key, Member, Version, Matches)                \
+  Append(Into.Member, From.Member);
+#define SEAM_PACK_VALUE(Section, Key, Member, Version)                         \
+  Append(Into.Member, From.Member);
+#include "ApiModel/PackKeys.def"
+  for (size_t I = FirstTrigger; I < Into.Triggers.size(); ++I)
     Into.Triggers[I].Index = I;
-  Append(Into.Metadata, From.Metadata);
-  Append(Into.HostDeviceNames, From.HostDeviceNames);
-  Append(Into.DeviceDeviceNames, From.DeviceDeviceNames);
-  Append(Into.ToHostMethods, From.ToHostMethods);
-  Append(Into.ToDeviceMethods, From.ToDeviceMethods);
-  Append(Into.MoveMethods, From.MoveMethods);
-  Append(Into.Factories, From.Factories);
-  Append(Into.LikeFactories, From.LikeFactories);
-  Append(Into.BoolProducers, From.BoolProducers);
-  Append(Into.BoolDtypeNames, From.BoolDtypeNames);
-  Append(Into.DeviceFactories, From.DeviceFactories);
-  Append(Into.Constructors, From.Constructors);
-  Append(Into.Defaults, From.Defaults);
-  Append(Into.Transforms, From.Transforms);
-  Append(Into.RegionAnnotations, From.RegionAnnotations);
-  Append(Into.CompileFunctions, From.CompileFunctions);
-  Append(Into.CaptureSpans, From.CaptureSpans);
-  Append(Into.HotMethods, From.HotMethods);
-  Append(Into.LoopFunctions, From.LoopFunctions);
-  Append(Into.Ops, From.Ops);
-  Append(Into.DtypeBytes, From.DtypeBytes);
-  Append(Into.AccumulationFixes, From.AccumulationFixes);
-  Append(Into.CopyFixes, From.CopyFixes);
-  Append(Into.ScalarOperandFixes, From.ScalarOperandFixes);
-  Append(Into.SelectFixes, From.SelectFixes);
-  Append(Into.LastValueFixes, From.LastValueFixes);
 }
 
 llvm::Expected<RulePack> parseRulePack(llvm::StringRef Text,

@@ -129,10 +129,6 @@ struct Finding {
   std::string Fingerprint;
   /// A warning that --warnings-as-errors made an error.
   bool PromotedToError = false;
-
-  /// Index of the trigger site in its TU's site list (for the cost model
-  /// of the same TU); not reported.
-  int SiteIndex = -1;
 };
 
 /// One line of the --summary table: a compiled region or a hot loop.

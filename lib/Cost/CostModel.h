@@ -14,6 +14,7 @@
 #include "Cost/Profile.h"
 #include "Hazards/HazardFinder.h"
 #include "Regions/RegionModel.h"
+#include "Rules/Rule.h"
 
 namespace seam {
 
@@ -27,16 +28,13 @@ struct CostOptions {
   bool AllRegionRows = false;
 };
 
-/// Fills Finding::Cost for \p Findings (those of this TU) and appends the
-/// TU's summary rows to \p Rows.
+/// Sets the cost of each finding of \p Found (from its site and context)
+/// and appends the --summary rows of the TU's regions and hot loops to
+/// \p Rows.
 void estimateCosts(clang::ASTContext &Ctx, const ApiModel &Api,
                    const RegionModel &Regions,
-                   const std::vector<TriggerSite> &Sites,
-                   std::vector<Finding> &Findings, const CostOptions &Opts,
-                   std::vector<SummaryRow> &Rows);
-
-/// 0-100 from microseconds: 20 per decade, 1 s and more is 100.
-unsigned rankFromMicros(double Micros);
+                   llvm::MutableArrayRef<SiteFinding> Found,
+                   const CostOptions &Opts, std::vector<SummaryRow> &Rows);
 
 } // namespace seam
 

@@ -150,6 +150,56 @@ private:
 
 } // namespace
 
+/// What `seam pack check` found, as text or JSON on standard output.
+static void printResult(const PackCheckOptions &Opts, const RulePack &P,
+                        const std::vector<Entry> &Triggers,
+                        const std::deque<Entry> &Others,
+                        const std::vector<const Entry *> &Unmatched,
+                        const std::vector<std::string> &Analyzed) {
+  bool Against = !Opts.Against.empty();
+  if (Opts.Json) {
+    nlohmann::json J;
+    J["pack"] = Opts.Pack;
+    J["name"] = P.Name;
+    J["formatVersion"] = P.FormatVersion;
+    J["valid"] = true;
+    J["triggers"] = P.Triggers.size();
+    J["against"] = Analyzed;
+    J["unmatched"] = nlohmann::json::array();
+    J["noOperand"] = nlohmann::json::array();
+    if (Against) {
+      for (const Entry *E : Unmatched)
+        J["unmatched"].push_back({{"path", E->Path}, {"entry", E->What}});
+      for (const Entry &E : Triggers)
+        if (!E.NoOperandAt.empty())
+          J["noOperand"].push_back(
+              {{"path", E.Path}, {"entry", E.What}, {"at", E.NoOperandAt}});
+    }
+    llvm::outs() << J.dump(2) << "\n";
+  } else {
+    llvm::outs() << Opts.Pack << ": valid rule pack '" << P.Name << "' (format "
+                 << P.FormatVersion << ", " << P.Triggers.size()
+                 << " triggers, " << P.TensorTypes.size() << " tensor types)\n";
+    if (Against) {
+      for (const Entry *E : Unmatched)
+        llvm::outs() << Opts.Pack << ": '" << E->Path << "': " << E->What
+                     << " never matched in the code given\n";
+      for (const Entry &E : Triggers)
+        if (!E.NoOperandAt.empty())
+          llvm::outs() << Opts.Pack << ": warning: '" << E.Path
+                       << "': " << E.What << " matched at " << E.NoOperandAt
+                       << " a call with no tensor object or argument: it is "
+                          "reported only where that object's origin is "
+                          "unknown, never for a local one; give \"operand\" "
+                          "the argument whose residency decides\n";
+      llvm::outs() << (Triggers.size() + Others.size() - Unmatched.size())
+                   << " of " << Triggers.size() + Others.size()
+                   << " entries matched in " << Analyzed.size() << " file"
+                   << (Analyzed.size() == 1 ? "" : "s") << "\n";
+    }
+  }
+}
+
 int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
   llvm::Expected<RulePack> Checked = loadRulePack(Opts.Pack);
   if (!Checked) {
@@ -194,17 +244,15 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
       M[V[I]].push_back(&Others.back());
     }
   };
-  Add(Types, "types.tensor", P.TensorTypes, "type");
-  Add(Types, "types.deviceLike", P.DeviceLikeTypes, "type");
-  Add(Types, "types.hostRecords", P.HostRecordTypes, "type");
-  Add(Types, "types.modules", P.ModuleTypes, "type");
-  Add(Types, "types.moduleHolders", P.ModuleHolders, "type");
-  Add(Names, "residency.factories", P.Factories, "function");
-  Add(Names, "residency.likeFactories", P.LikeFactories, "function");
-  Add(Names, "residency.deviceFactories", P.DeviceFactories, "function");
-  Add(Names, "regions.compileFunctions", P.CompileFunctions, "function");
-  Add(Names, "regions.loopFunctions", P.LoopFunctions, "function");
-  Add(Names, "regions.transforms", P.Transforms, "function");
+  // The lists of names the table of pack keys says code can match.
+  auto AddMatched = [&](const std::string &Path,
+                        const std::vector<std::string> &V, const char *What) {
+    if (What)
+      Add(llvm::StringRef(What) == "type" ? Types : Names, Path, V, What);
+  };
+#define SEAM_PACK_NAMES(Section, Key, Member, Version, Matches)                \
+  AddMatched(std::string(Section) + "." + Key, P.Member, Matches);
+#include "ApiModel/PackKeys.def"
   for (unsigned I = 0; I < P.Defaults.size(); ++I) {
     const PlacementDefault &D = P.Defaults[I];
     Others.push_back(
@@ -263,47 +311,7 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
     if (!E.Matched)
       Unmatched.push_back(&E);
   bool Against = !Opts.Against.empty();
-  if (Opts.Json) {
-    nlohmann::json J;
-    J["pack"] = Opts.Pack;
-    J["name"] = P.Name;
-    J["formatVersion"] = P.FormatVersion;
-    J["valid"] = true;
-    J["triggers"] = P.Triggers.size();
-    J["against"] = Analyzed;
-    J["unmatched"] = nlohmann::json::array();
-    J["noOperand"] = nlohmann::json::array();
-    if (Against) {
-      for (const Entry *E : Unmatched)
-        J["unmatched"].push_back({{"path", E->Path}, {"entry", E->What}});
-      for (const Entry &E : Triggers)
-        if (!E.NoOperandAt.empty())
-          J["noOperand"].push_back(
-              {{"path", E.Path}, {"entry", E.What}, {"at", E.NoOperandAt}});
-    }
-    llvm::outs() << J.dump(2) << "\n";
-  } else {
-    llvm::outs() << Opts.Pack << ": valid rule pack '" << P.Name << "' (format "
-                 << P.FormatVersion << ", " << P.Triggers.size()
-                 << " triggers, " << P.TensorTypes.size() << " tensor types)\n";
-    if (Against) {
-      for (const Entry *E : Unmatched)
-        llvm::outs() << Opts.Pack << ": '" << E->Path << "': " << E->What
-                     << " never matched in the code given\n";
-      for (const Entry &E : Triggers)
-        if (!E.NoOperandAt.empty())
-          llvm::outs() << Opts.Pack << ": warning: '" << E.Path
-                       << "': " << E.What << " matched at " << E.NoOperandAt
-                       << " a call with no tensor object or argument: it is "
-                          "reported only where that object's origin is "
-                          "unknown, never for a local one; give \"operand\" "
-                          "the argument whose residency decides\n";
-      llvm::outs() << (Triggers.size() + Others.size() - Unmatched.size())
-                   << " of " << Triggers.size() + Others.size()
-                   << " entries matched in " << Analyzed.size() << " file"
-                   << (Analyzed.size() == 1 ? "" : "s") << "\n";
-    }
-  }
+  printResult(Opts, P, Triggers, Others, Unmatched, Analyzed);
   bool NoOperand = llvm::any_of(
       Triggers, [](const Entry &E) { return !E.NoOperandAt.empty(); });
   return Against && Strict && (!Unmatched.empty() || NoOperand) ? 1 : 0;

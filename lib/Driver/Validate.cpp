@@ -496,6 +496,186 @@ std::optional<double> parseTolerance(const std::string &Text) {
   return Percent ? V / 100 : V;
 }
 
+namespace {
+
+/// The files `seam validate` writes (-o, --trace, --timeline), none of which
+/// may replace an input.
+struct ValidateOutputs {
+  std::vector<std::pair<const char *, std::string>> Outputs;
+
+  explicit ValidateOutputs(const ValidateOptions &Opts)
+      : Outputs({{"-o", Opts.OutputPath},
+                 {"--trace", Opts.TracePath},
+                 {"--timeline", Opts.TimelinePath}}) {}
+
+  /// 0, or the exit code of the error (reported).
+  int check(llvm::ArrayRef<std::string> In) const {
+    for (auto &[Flag, Out] : Outputs)
+      if (!Out.empty())
+        if (std::optional<std::string> Err = checkOutputPath(Out, In))
+          return errorExit(*Err + " (from " + Flag + ")");
+    for (size_t I = 0; I < Outputs.size(); ++I)
+      for (size_t J = I + 1; J < Outputs.size(); ++J)
+        if (!Outputs[I].second.empty() &&
+            Outputs[I].second == Outputs[J].second)
+          return errorExit(std::string(Outputs[I].first) + " and " +
+                           Outputs[J].first + " name the same file ('" +
+                           Outputs[I].second + "')");
+    return 0;
+  }
+};
+
+/// What the run reads: the sources, packs and configuration, the program,
+/// and the files named among its arguments.
+std::vector<std::string> validateInputs(const ValidateOptions &Opts,
+                                        const std::string &Exe) {
+  std::vector<std::string> Inputs = Opts.Check.Files;
+  Inputs.insert(Inputs.end(), Opts.Check.RulePacks.begin(),
+                Opts.Check.RulePacks.end());
+  Inputs.push_back(Exe);
+  for (const std::string &A : Opts.Run)
+    if (llvm::sys::fs::exists(A))
+      Inputs.push_back(A);
+  if (!Opts.Check.ConfigFile.empty())
+    Inputs.push_back(Opts.Check.ConfigFile);
+  if (!Opts.Check.Frontend.BuildDir.empty())
+    Inputs.push_back(Opts.Check.Frontend.BuildDir + "/compile_commands.json");
+  return Inputs;
+}
+
+/// Runs the program with the runtime's report (and trace, and calibration
+/// unless a profile was given) switched on; its output goes to stderr, so
+/// that stdout holds only the comparison. 0, or the exit code of the error.
+int runProgram(const ValidateOptions &Opts, const std::string &Exe,
+               llvm::StringRef ReportPath, llvm::StringRef TracePath) {
+  std::vector<std::string> Env;
+  for (char **E = environ; *E; ++E) {
+    llvm::StringRef V(*E);
+    if (!V.starts_with("SEAM_RT_REPORT=") && !V.starts_with("SEAM_RT_TRACE=") &&
+        !V.starts_with("SEAM_RT_CALIBRATE="))
+      Env.push_back(V.str());
+  }
+  Env.push_back("SEAM_RT_REPORT=" + ReportPath.str());
+  if (!TracePath.empty())
+    Env.push_back("SEAM_RT_TRACE=" + TracePath.str());
+  if (!Opts.Check.ProfileGiven)
+    Env.push_back("SEAM_RT_CALIBRATE=" + std::to_string(Opts.CalibrationReps));
+  std::vector<llvm::StringRef> Argv(Opts.Run.begin(), Opts.Run.end());
+  Argv.front() = Exe;
+  std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
+  // The program's output goes to stderr, so that stdout holds only the
+  // comparison (JSON with --format json).
+  llvm::SmallString<128> OutPath;
+  if (std::error_code EC =
+          llvm::sys::fs::createTemporaryFile("seam-validate", "out", OutPath))
+    return errorExit("cannot create a temporary file: " + EC.message());
+  llvm::FileRemover RemoveOut(OutPath);
+  std::optional<llvm::StringRef> Redirects[] = {
+      std::nullopt, llvm::StringRef(OutPath), std::nullopt};
+  std::string ErrMsg;
+  int Status = llvm::sys::ExecuteAndWait(Exe, Argv, EnvRefs, Redirects,
+                                         Opts.TimeoutSeconds, 0, &ErrMsg);
+  if (auto Out = readInputFile(OutPath, "the program's output", MaxDataBytes))
+    llvm::errs() << (*Out)->getBuffer();
+  else
+    llvm::consumeError(Out.takeError());
+  if (Status == -2)
+    return errorExit("'" + Opts.Run.front() + "' did not finish within " +
+                     std::to_string(Opts.TimeoutSeconds) +
+                     " s and was stopped (--timeout)");
+  if (Status != 0)
+    return errorExit("'" + Opts.Run.front() + "' failed (" +
+                     (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) +
+                     ")");
+  return 0;
+}
+
+/// The profile the runtime measured in the program's process (the site
+/// report's "calibration"), written to \p ProfilePath. 0, or the exit code
+/// of the error.
+int writeCalibratedProfile(const ValidateOptions &Opts, const nlohmann::json &J,
+                           llvm::SmallString<128> &ProfilePath) {
+  if (!J.contains("calibration") || !J["calibration"].is_object())
+    return errorExit(
+        "the site report of '" + Opts.Run.front() +
+        "' holds no calibration (a seam::rt older than this seam?); "
+        "give --profile");
+  std::vector<seam::rt::Measurement> Cal;
+  try {
+    for (auto It = J["calibration"].begin(); It != J["calibration"].end(); ++It)
+      Cal.push_back({It.key(), It->value("value", 0.0),
+                     It->value("spread", 0.0), It->value("runs", 0),
+                     It->value("how", "")});
+  } catch (const nlohmann::json::exception &E) {
+    return errorExit("the site report of '" + Opts.Run.front() +
+                     "' is malformed: its calibration: " + E.what());
+  }
+  std::string Command = "seam validate (SEAM_RT_CALIBRATE=" +
+                        std::to_string(Opts.CalibrationReps) +
+                        ", in the program's process, before main())";
+  std::vector<std::string> Warnings;
+  nlohmann::json P = profileFrom(Cal, Command, Warnings);
+  for (const std::string &W : Warnings)
+    llvm::errs() << "seam: warning: " << W << "\n";
+  // What the runtime measured must make a whole profile; the temporary
+  // file it is written to is no name for the user to look for.
+  if (llvm::Expected<DeviceProfile> Whole =
+          parseProfile(P.dump(), "calibration");
+      !Whole)
+    return errorExit("the site report of '" + Opts.Run.front() +
+                     "' has an incomplete calibration: " +
+                     llvm::toString(Whole.takeError()));
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
+          "seam-validate-profile", "json", ProfilePath))
+    return errorExit("cannot create a temporary file: " + EC.message());
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(ProfilePath, EC);
+  if (EC)
+    return errorExit("cannot write '" + std::string(ProfilePath) +
+                     "': " + EC.message());
+  OS << P.dump(2) << "\n";
+  OS.close();
+  if (OS.has_error()) {
+    OS.clear_error();
+    return errorExit("cannot write '" + std::string(ProfilePath) + "'");
+  }
+  return 0;
+}
+
+/// Each row compared at tolerance \p Tol; the verdict, in JSON's word and
+/// in the text's sentence.
+std::pair<std::string, std::string>
+verdictOf(std::vector<Row> &Rows, const ValidateOptions &Opts, double Tol) {
+  unsigned Off = 0, Compared = 0;
+  for (Row &Rw : Rows) {
+    compare(Rw, Tol);
+    Compared += Rw.Status == "match" || Rw.Status == "outside";
+    Off += Rw.Status == "outside" || Rw.Status == "unpredicted" ||
+           Rw.Status == "never-ran";
+  }
+  std::string Verdict;
+  if (!Opts.Tolerance)
+    Verdict = "unchecked";
+  else
+    Verdict = Off ? "fail" : "pass";
+  std::string VerdictText =
+      !Opts.Tolerance
+          ? "not checked (give --tolerance to make differences fail); " +
+                std::to_string(Compared) + " lines compared, " +
+                std::to_string(Off) + " differ"
+      : Off ? "fail: " + std::to_string(Off) + " of " +
+                  std::to_string(Rows.size()) +
+                  " lines differ (counts must match exactly, idle within " +
+                  fmt(Tol * 100, "%.0f") + "%)"
+            : "pass: " + std::to_string(Compared) +
+                  " lines compared, every count matches and every idle is "
+                  "within " +
+                  fmt(Tol * 100, "%.0f") + "%";
+  return {Verdict, VerdictText};
+}
+
+} // namespace
+
 int runValidate(const ValidateOptions &Opts) {
   if (Opts.Run.empty())
     return errorExit("--run needs the program to run");
@@ -505,39 +685,9 @@ int runValidate(const ValidateOptions &Opts) {
     return errorExit("cannot run '" + Opts.Run.front() + "': " +
                      (Exists ? "it is not an executable file" : "not found"));
   }
-
-  // Nothing written may replace an input: the sources, packs and
-  // configuration, the program, or a file named among its arguments.
-  std::vector<std::string> Inputs = Opts.Check.Files;
-  Inputs.insert(Inputs.end(), Opts.Check.RulePacks.begin(),
-                Opts.Check.RulePacks.end());
-  Inputs.push_back(*Exe);
-  for (const std::string &A : Opts.Run)
-    if (llvm::sys::fs::exists(A))
-      Inputs.push_back(A);
-  if (!Opts.Check.ConfigFile.empty())
-    Inputs.push_back(Opts.Check.ConfigFile);
-  if (!Opts.Check.Frontend.BuildDir.empty())
-    Inputs.push_back(Opts.Check.Frontend.BuildDir + "/compile_commands.json");
-  std::vector<std::pair<const char *, std::string>> Outputs = {
-      {"-o", Opts.OutputPath},
-      {"--trace", Opts.TracePath},
-      {"--timeline", Opts.TimelinePath}};
-  auto CheckOutputs = [&](llvm::ArrayRef<std::string> In) -> int {
-    for (auto &[Flag, Out] : Outputs)
-      if (!Out.empty())
-        if (std::optional<std::string> Err = checkOutputPath(Out, In))
-          return errorExit(*Err + " (from " + Flag + ")");
-    return 0;
-  };
-  if (int Code = CheckOutputs(Inputs))
+  ValidateOutputs Outputs(Opts);
+  if (int Code = Outputs.check(validateInputs(Opts, *Exe)))
     return Code;
-  for (size_t I = 0; I < Outputs.size(); ++I)
-    for (size_t J = I + 1; J < Outputs.size(); ++J)
-      if (!Outputs[I].second.empty() && Outputs[I].second == Outputs[J].second)
-        return errorExit(std::string(Outputs[I].first) + " and " +
-                         Outputs[J].first + " name the same file ('" +
-                         Outputs[I].second + "')");
 
   CheckOptions Check = Opts.Check;
   std::string ProfileSource = Check.Profile, ProfileNote;
@@ -560,45 +710,8 @@ int runValidate(const ValidateOptions &Opts) {
       return errorExit("cannot create a temporary file: " + EC.message());
     RemoveTrace.emplace(TracePath);
   }
-  std::vector<std::string> Env;
-  for (char **E = environ; *E; ++E) {
-    llvm::StringRef V(*E);
-    if (!V.starts_with("SEAM_RT_REPORT=") && !V.starts_with("SEAM_RT_TRACE=") &&
-        !V.starts_with("SEAM_RT_CALIBRATE="))
-      Env.push_back(V.str());
-  }
-  Env.push_back("SEAM_RT_REPORT=" + std::string(ReportPath));
-  if (!TracePath.empty())
-    Env.push_back("SEAM_RT_TRACE=" + std::string(TracePath));
-  if (!Check.ProfileGiven)
-    Env.push_back("SEAM_RT_CALIBRATE=" + std::to_string(Opts.CalibrationReps));
-  std::vector<llvm::StringRef> Argv(Opts.Run.begin(), Opts.Run.end());
-  Argv.front() = *Exe;
-  std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
-  // The program's output goes to stderr, so that stdout holds only the
-  // comparison (JSON with --format json).
-  llvm::SmallString<128> OutPath;
-  if (std::error_code EC =
-          llvm::sys::fs::createTemporaryFile("seam-validate", "out", OutPath))
-    return errorExit("cannot create a temporary file: " + EC.message());
-  llvm::FileRemover RemoveOut(OutPath);
-  std::optional<llvm::StringRef> Redirects[] = {
-      std::nullopt, llvm::StringRef(OutPath), std::nullopt};
-  std::string ErrMsg;
-  int Status = llvm::sys::ExecuteAndWait(*Exe, Argv, EnvRefs, Redirects,
-                                         Opts.TimeoutSeconds, 0, &ErrMsg);
-  if (auto Out = readInputFile(OutPath, "the program's output", MaxDataBytes))
-    llvm::errs() << (*Out)->getBuffer();
-  else
-    llvm::consumeError(Out.takeError());
-  if (Status == -2)
-    return errorExit("'" + Opts.Run.front() + "' did not finish within " +
-                     std::to_string(Opts.TimeoutSeconds) +
-                     " s and was stopped (--timeout)");
-  if (Status != 0)
-    return errorExit("'" + Opts.Run.front() + "' failed (" +
-                     (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) +
-                     ")");
+  if (int Code = runProgram(Opts, *Exe, ReportPath, TracePath))
+    return Code;
   if (!Opts.TracePath.empty() && !llvm::sys::fs::exists(Opts.TracePath))
     return errorExit("--trace: the program wrote no trace to '" +
                      Opts.TracePath + "' (see its output above)");
@@ -629,52 +742,11 @@ int runValidate(const ValidateOptions &Opts) {
   llvm::SmallString<128> ProfilePath;
   std::optional<llvm::FileRemover> RemoveProfile;
   if (!Check.ProfileGiven) {
-    if (!J.contains("calibration") || !J["calibration"].is_object())
-      return errorExit(
-          "the site report of '" + Opts.Run.front() +
-          "' holds no calibration (a seam::rt older than this seam?); "
-          "give --profile");
-    std::vector<seam::rt::Measurement> Cal;
-    try {
-      for (auto It = J["calibration"].begin(); It != J["calibration"].end();
-           ++It)
-        Cal.push_back({It.key(), It->value("value", 0.0),
-                       It->value("spread", 0.0), It->value("runs", 0),
-                       It->value("how", "")});
-    } catch (const nlohmann::json::exception &E) {
-      return errorExit("the site report of '" + Opts.Run.front() +
-                       "' is malformed: its calibration: " + E.what());
-    }
-    std::string Command = "seam validate (SEAM_RT_CALIBRATE=" +
-                          std::to_string(Opts.CalibrationReps) +
-                          ", in the program's process, before main())";
-    std::vector<std::string> Warnings;
-    nlohmann::json P = profileFrom(Cal, Command, Warnings);
-    for (const std::string &W : Warnings)
-      llvm::errs() << "seam: warning: " << W << "\n";
-    // What the runtime measured must make a whole profile; the temporary
-    // file it is written to is no name for the user to look for.
-    if (llvm::Expected<DeviceProfile> Whole =
-            parseProfile(P.dump(), "calibration");
-        !Whole)
-      return errorExit("the site report of '" + Opts.Run.front() +
-                       "' has an incomplete calibration: " +
-                       llvm::toString(Whole.takeError()));
-    if (std::error_code EC = llvm::sys::fs::createTemporaryFile(
-            "seam-validate-profile", "json", ProfilePath))
-      return errorExit("cannot create a temporary file: " + EC.message());
-    RemoveProfile.emplace(ProfilePath);
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(ProfilePath, EC);
-    if (EC)
-      return errorExit("cannot write '" + std::string(ProfilePath) +
-                       "': " + EC.message());
-    OS << P.dump(2) << "\n";
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      return errorExit("cannot write '" + std::string(ProfilePath) + "'");
-    }
+    int Code = writeCalibratedProfile(Opts, J, ProfilePath);
+    if (!ProfilePath.empty())
+      RemoveProfile.emplace(ProfilePath);
+    if (Code)
+      return Code;
     Check.Profile = std::string(ProfilePath);
     Check.ProfileGiven = true;
     ProfileNote = "profile seamrt-local, measured in the program's process "
@@ -703,8 +775,8 @@ int runValidate(const ValidateOptions &Opts) {
   // The headers the sources include are known now, before -o and
   // --timeline are written.
   Read.Declared.insert(Read.Declared.end(), Read.Read.begin(), Read.Read.end());
-  Outputs.erase(Outputs.begin() + 1); // --trace is the program's, written
-  if (int Code = CheckOutputs(Read.Declared))
+  Outputs.Outputs.erase(Outputs.Outputs.begin() + 1); // --trace: written
+  if (int Code = Outputs.check(Read.Declared))
     return Code;
   std::string ProfileName = "seamrt-local";
   for (const Finding &F : R.Findings)
@@ -714,31 +786,7 @@ int runValidate(const ValidateOptions &Opts) {
   std::vector<Predicted> Ps = predictions(R);
   std::vector<Row> Rows = join(Ps, *Ms);
   double Tol = Opts.Tolerance.value_or(0.25);
-  unsigned Off = 0, Compared = 0;
-  for (Row &Rw : Rows) {
-    compare(Rw, Tol);
-    Compared += Rw.Status == "match" || Rw.Status == "outside";
-    Off += Rw.Status == "outside" || Rw.Status == "unpredicted" ||
-           Rw.Status == "never-ran";
-  }
-  std::string Verdict;
-  if (!Opts.Tolerance)
-    Verdict = "unchecked";
-  else
-    Verdict = Off ? "fail" : "pass";
-  std::string VerdictText =
-      !Opts.Tolerance
-          ? "not checked (give --tolerance to make differences fail); " +
-                std::to_string(Compared) + " lines compared, " +
-                std::to_string(Off) + " differ"
-      : Off ? "fail: " + std::to_string(Off) + " of " +
-                  std::to_string(Rows.size()) +
-                  " lines differ (counts must match exactly, idle within " +
-                  fmt(Tol * 100, "%.0f") + "%)"
-            : "pass: " + std::to_string(Compared) +
-                  " lines compared, every count matches and every idle is "
-                  "within " +
-                  fmt(Tol * 100, "%.0f") + "%";
+  auto [Verdict, VerdictText] = verdictOf(Rows, Opts, Tol);
 
   if (!Opts.TimelinePath.empty())
     if (std::optional<std::string> E = writeTimeline(

@@ -246,50 +246,49 @@ struct LineRow {
   std::string Text;
 };
 
-} // namespace
-
-int runValidateFixed(const ValidateFixedOptions &Opts) {
-  std::string RegexError;
-  if (!llvm::Regex(Opts.IgnoreOutput).isValid(RegexError))
-    return errorExit("--ignore-output '" + Opts.IgnoreOutput +
-                     "': " + RegexError);
-  if (Opts.Check.Files.empty())
-    return errorExit("--fixed needs the program's source files");
-  if (!Opts.Check.Frontend.HasExtraArgs)
-    return errorExit(
-        "--fixed analyzes copies of the sources, which a compile "
-        "database does not name: give the compiler flags after --");
-  llvm::SmallString<128> Root;
-  if (std::error_code EC =
-          llvm::sys::fs::createUniqueDirectory("seam-fixed", Root))
-    return errorExit("cannot create a temporary directory: " + EC.message());
-  struct Remove {
-    std::string Dir;
-    ~Remove() {
-      if (!std::getenv("SEAM_KEEP_FIXED"))
-        llvm::sys::fs::remove_directories(Dir);
-    }
-  } RemoveRoot{std::string(Root)};
-
-  Version Before{"before", std::string(Root) + "/before", {}, {}, {}};
-  Version After{"after", std::string(Root) + "/after", {}, {}, {}};
+/// One run of `seam validate --fixed`: the two copies, what was fixed, and
+/// what each version's run measured per line of the original sources.
+struct FixedRun {
+  Version Before{"before", "", {}, {}, {}};
+  Version After{"after", "", {}, {}, {}};
   std::map<std::string, std::string> Original; // copy name to source
-  CheckOptions C = Opts.Check;
+  unsigned Offered = 0, Applied = 0;
+  bool Same = false;
+  std::string Difference;
+  std::map<std::pair<std::string, unsigned>, LineRow> Rows;
+  Side TotalB, TotalA;
+
+  std::optional<std::string> copySources(const ValidateFixedOptions &Opts,
+                                         const std::string &Root,
+                                         CheckOptions &C);
+  int applyFixRounds(CheckOptions &C);
+  void compareLines();
+  void writeJson(llvm::raw_ostream &OS, const ValidateFixedOptions &Opts);
+  void writeText(llvm::raw_ostream &OS, const ValidateFixedOptions &Opts);
+};
+
+/// Copies the sources into before/ and after/; \p C analyzes the copies
+/// with the originals' folders on the quote include path.
+std::optional<std::string>
+FixedRun::copySources(const ValidateFixedOptions &Opts, const std::string &Root,
+                      CheckOptions &C) {
+  Before.Dir = Root + "/before";
+  After.Dir = Root + "/after";
   for (Version *V : {&Before, &After})
     if (std::error_code EC = llvm::sys::fs::create_directories(V->Dir))
-      return errorExit("cannot create '" + V->Dir + "': " + EC.message());
+      return "cannot create '" + V->Dir + "': " + EC.message();
   for (const std::string &F : Opts.Check.Files) {
     std::string Name = llvm::sys::path::filename(F).str();
     if (Original.count(Name))
-      return errorExit("two sources are named '" + Name +
-                       "': --fixed copies them into one directory");
+      return "two sources are named '" + Name +
+             "': --fixed copies them into one directory";
     if (!llvm::sys::fs::is_regular_file(F))
-      return errorExit("cannot read '" + F + "': not a file");
+      return "cannot read '" + F + "': not a file";
     Original[Name] = F;
     for (Version *V : {&Before, &After}) {
       std::string To = V->Dir + "/" + Name;
       if (std::error_code EC = llvm::sys::fs::copy_file(F, To))
-        return errorExit("cannot copy '" + F + "': " + EC.message());
+        return "cannot copy '" + F + "': " + EC.message();
       V->Sources.push_back(To);
     }
     // The copies find the headers beside the originals.
@@ -298,15 +297,18 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
     llvm::sys::path::remove_filename(Dir);
     C.Frontend.ArgsAfter.push_back("-iquote" + std::string(Dir));
   }
+  return std::nullopt;
+}
 
-  // Apply the fixes to the copies, as often as a run still applies some
-  // (a fix that would insert where two others do waits for the next run).
+/// Applies the fixes to the copies, as often as a run still applies some (a
+/// fix that would insert where two others do waits for the next run).
+/// Returns 0, or the exit code of an error (reported).
+int FixedRun::applyFixRounds(CheckOptions &C) {
   C.Files = After.Sources;
   // Not cached: the copies live in a temporary directory, so their entries
   // would never be hit again.
   C.Cache = false;
   C.Progress = false;
-  unsigned Offered = 0, Applied = 0;
   for (int Round = 0; Round < 4; ++Round) {
     Report R;
     bool InputError = false;
@@ -330,20 +332,12 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
       break;
   }
 
-  for (Version *V : {&Before, &After})
-    if (std::string Why =
-            buildAndRun(*V, Opts.BuildCommand, Opts.TimeoutSeconds);
-        !Why.empty())
-      return errorExit(Why);
-  std::string Difference;
-  llvm::Regex Ignore(Opts.IgnoreOutput);
-  bool Same =
-      sameOutput(kept(Before.Output, Ignore), kept(After.Output, Ignore),
-                 Opts.OutputTolerance, Difference);
+  return 0;
+}
 
-  // Per line of the original sources: what ran there before, and what ran
-  // there, or on the lines the fixes wrote, after.
-  std::map<std::pair<std::string, unsigned>, LineRow> Rows;
+/// Per line of the original sources: what ran there before, and what ran
+/// there, or on the lines the fixes wrote, after.
+void FixedRun::compareLines() {
   std::map<std::string, std::vector<unsigned>> Maps;
   std::map<std::string, std::vector<std::string>> Texts;
   for (auto &[Name, Source] : Original) {
@@ -397,7 +391,6 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
         R.Text = T[At - 1];
     }
   }
-  Side TotalB, TotalA;
   for (auto &[Key, R] : Rows) {
     TotalB.Syncs += R.Before.Syncs;
     TotalB.Breaks += R.Before.Breaks;
@@ -406,93 +399,141 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
     TotalA.Breaks += R.After.Breaks;
     TotalA.Idle += R.After.Idle;
   }
+}
 
+void FixedRun::writeJson(llvm::raw_ostream &OS,
+                         const ValidateFixedOptions &Opts) {
+  nlohmann::json J;
+  J["fixesOffered"] = Offered;
+  J["fixesApplied"] = Applied;
+  J["sameOutput"] = Same;
+  J["outputTolerance"] = Opts.OutputTolerance;
+  J["ignoreOutput"] = Opts.IgnoreOutput;
+  J["outputDifference"] =
+      Same ? nlohmann::json(nullptr) : nlohmann::json(Difference);
+  nlohmann::json Lines = nlohmann::json::array();
+  for (auto &[Key, R] : Rows) {
+    auto SideJson = [](const Side &S) {
+      return nlohmann::json{{"syncs", S.Syncs},
+                            {"graphBreaks", S.Breaks},
+                            {"deviceIdleUs", S.Idle}};
+    };
+    Lines.push_back(
+        {{"file", R.File},
+         {"line", R.Line ? nlohmann::json(R.Line) : nlohmann::json(nullptr)},
+         {"fixedLine",
+          R.AfterLine ? nlohmann::json(R.AfterLine) : nlohmann::json(nullptr)},
+         {"source", R.Text},
+         {"before", SideJson(R.Before)},
+         {"after", SideJson(R.After)}});
+  }
+  J["lines"] = Lines;
+  J["totals"] = {{"before",
+                  {{"syncs", TotalB.Syncs},
+                   {"graphBreaks", TotalB.Breaks},
+                   {"deviceIdleUs", TotalB.Idle}}},
+                 {"after",
+                  {{"syncs", TotalA.Syncs},
+                   {"graphBreaks", TotalA.Breaks},
+                   {"deviceIdleUs", TotalA.Idle}}}};
+  OS << J.dump(2) << "\n";
+}
+
+void FixedRun::writeText(llvm::raw_ostream &OS,
+                         const ValidateFixedOptions &Opts) {
   auto Us = [](double V) {
     char Buf[32];
     std::snprintf(Buf, sizeof Buf, "%.1f", V);
     return std::string(Buf);
   };
+  OS << "seam validate --fixed: " << Applied << " fix"
+     << (Applied == 1 ? "" : "es") << " applied (" << Offered
+     << " offered); both versions built with the same command "
+        "and run once\n";
+  OS << "line                 syncs      breaks     device idle "
+        "(us, measured)   source\n";
+  for (auto &[Key, R] : Rows) {
+    std::string Where = llvm::sys::path::filename(R.File).str() + ":" +
+                        (R.Line ? std::to_string(R.Line)
+                                : "new " + std::to_string(R.AfterLine));
+    std::string Cell = Where;
+    Cell.resize(std::max<size_t>(Cell.size() + 1, 21), ' ');
+    auto Pair = [](const std::string &X, const std::string &Y, size_t W) {
+      std::string S = X + " -> " + Y;
+      S.resize(std::max(S.size() + 1, W), ' ');
+      return S;
+    };
+    OS << Cell
+       << Pair(std::to_string(R.Before.Syncs), std::to_string(R.After.Syncs),
+               11)
+       << Pair(std::to_string(R.Before.Breaks), std::to_string(R.After.Breaks),
+               11)
+       << Pair(Us(R.Before.Idle), Us(R.After.Idle), 31) << R.Text << "\n";
+  }
+  OS << "total: syncs " << TotalB.Syncs << " -> " << TotalA.Syncs
+     << ", graph breaks " << TotalB.Breaks << " -> " << TotalA.Breaks
+     << ", device idle " << Us(TotalB.Idle) << " us -> " << Us(TotalA.Idle)
+     << " us (measured by seam::rt in each run)\n";
+  if (Same)
+    OS << "output: the same (text exactly, numbers with a fraction "
+          "within "
+       << llvm::format("%g", Opts.OutputTolerance)
+       << " relative; lines matching --ignore-output left out)\n";
+  else
+    OS << "output: DIFFERENT (" << Difference << ")\n";
+}
+
+} // namespace
+
+int runValidateFixed(const ValidateFixedOptions &Opts) {
+  std::string RegexError;
+  if (!llvm::Regex(Opts.IgnoreOutput).isValid(RegexError))
+    return errorExit("--ignore-output '" + Opts.IgnoreOutput +
+                     "': " + RegexError);
+  if (Opts.Check.Files.empty())
+    return errorExit("--fixed needs the program's source files");
+  if (!Opts.Check.Frontend.HasExtraArgs)
+    return errorExit(
+        "--fixed analyzes copies of the sources, which a compile "
+        "database does not name: give the compiler flags after --");
+  llvm::SmallString<128> Root;
+  if (std::error_code EC =
+          llvm::sys::fs::createUniqueDirectory("seam-fixed", Root))
+    return errorExit("cannot create a temporary directory: " + EC.message());
+  struct Remove {
+    std::string Dir;
+    ~Remove() {
+      if (!std::getenv("SEAM_KEEP_FIXED"))
+        llvm::sys::fs::remove_directories(Dir);
+    }
+  } RemoveRoot{std::string(Root)};
+
+  FixedRun Run;
+  CheckOptions C = Opts.Check;
+  if (std::optional<std::string> Err =
+          Run.copySources(Opts, std::string(Root), C))
+    return errorExit(*Err);
+  if (int Code = Run.applyFixRounds(C))
+    return Code;
+  for (Version *V : {&Run.Before, &Run.After})
+    if (std::string Why =
+            buildAndRun(*V, Opts.BuildCommand, Opts.TimeoutSeconds);
+        !Why.empty())
+      return errorExit(Why);
+  llvm::Regex Ignore(Opts.IgnoreOutput);
+  Run.Same = sameOutput(kept(Run.Before.Output, Ignore),
+                        kept(Run.After.Output, Ignore), Opts.OutputTolerance,
+                        Run.Difference);
+  Run.compareLines();
   if (std::optional<std::string> E =
           writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {
-            if (Opts.Json) {
-              nlohmann::json J;
-              J["fixesOffered"] = Offered;
-              J["fixesApplied"] = Applied;
-              J["sameOutput"] = Same;
-              J["outputTolerance"] = Opts.OutputTolerance;
-              J["ignoreOutput"] = Opts.IgnoreOutput;
-              J["outputDifference"] =
-                  Same ? nlohmann::json(nullptr) : nlohmann::json(Difference);
-              nlohmann::json Lines = nlohmann::json::array();
-              for (auto &[Key, R] : Rows) {
-                auto SideJson = [](const Side &S) {
-                  return nlohmann::json{{"syncs", S.Syncs},
-                                        {"graphBreaks", S.Breaks},
-                                        {"deviceIdleUs", S.Idle}};
-                };
-                Lines.push_back(
-                    {{"file", R.File},
-                     {"line", R.Line ? nlohmann::json(R.Line)
-                                     : nlohmann::json(nullptr)},
-                     {"fixedLine", R.AfterLine ? nlohmann::json(R.AfterLine)
-                                               : nlohmann::json(nullptr)},
-                     {"source", R.Text},
-                     {"before", SideJson(R.Before)},
-                     {"after", SideJson(R.After)}});
-              }
-              J["lines"] = Lines;
-              J["totals"] = {{"before",
-                              {{"syncs", TotalB.Syncs},
-                               {"graphBreaks", TotalB.Breaks},
-                               {"deviceIdleUs", TotalB.Idle}}},
-                             {"after",
-                              {{"syncs", TotalA.Syncs},
-                               {"graphBreaks", TotalA.Breaks},
-                               {"deviceIdleUs", TotalA.Idle}}}};
-              OS << J.dump(2) << "\n";
-              return;
-            }
-            OS << "seam validate --fixed: " << Applied << " fix"
-               << (Applied == 1 ? "" : "es") << " applied (" << Offered
-               << " offered); both versions built with the same command "
-                  "and run once\n";
-            OS << "line                 syncs      breaks     device idle "
-                  "(us, measured)   source\n";
-            for (auto &[Key, R] : Rows) {
-              std::string Where =
-                  llvm::sys::path::filename(R.File).str() + ":" +
-                  (R.Line ? std::to_string(R.Line)
-                          : "new " + std::to_string(R.AfterLine));
-              std::string Cell = Where;
-              Cell.resize(std::max<size_t>(Cell.size() + 1, 21), ' ');
-              auto Pair = [](const std::string &X, const std::string &Y,
-                             size_t W) {
-                std::string S = X + " -> " + Y;
-                S.resize(std::max(S.size() + 1, W), ' ');
-                return S;
-              };
-              OS << Cell
-                 << Pair(std::to_string(R.Before.Syncs),
-                         std::to_string(R.After.Syncs), 11)
-                 << Pair(std::to_string(R.Before.Breaks),
-                         std::to_string(R.After.Breaks), 11)
-                 << Pair(Us(R.Before.Idle), Us(R.After.Idle), 31) << R.Text
-                 << "\n";
-            }
-            OS << "total: syncs " << TotalB.Syncs << " -> " << TotalA.Syncs
-               << ", graph breaks " << TotalB.Breaks << " -> " << TotalA.Breaks
-               << ", device idle " << Us(TotalB.Idle) << " us -> "
-               << Us(TotalA.Idle) << " us (measured by seam::rt in each run)\n";
-            if (Same)
-              OS << "output: the same (text exactly, numbers with a fraction "
-                    "within "
-                 << llvm::format("%g", Opts.OutputTolerance)
-                 << " relative; lines matching --ignore-output left out)\n";
+            if (Opts.Json)
+              Run.writeJson(OS, Opts);
             else
-              OS << "output: DIFFERENT (" << Difference << ")\n";
+              Run.writeText(OS, Opts);
           }))
     return errorExit(*E);
-  return Same ? 0 : 1;
+  return Run.Same ? 0 : 1;
 }
 
 } // namespace seam

@@ -83,27 +83,24 @@ std::string effectOf(const Finding &F, unsigned Ops, const std::string &Also,
 
 void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
                   const RegionModel &Regions,
-                  const std::vector<TriggerSite> &Sites,
-                  const DeviceProfile &Profile,
-                  std::vector<Finding> &Findings) {
+                  llvm::MutableArrayRef<SiteFinding> Found,
+                  const DeviceProfile &Profile) {
   // Several results at one site (a break and a sync) share its answer.
-  std::map<int, size_t> Answered;
+  std::map<const TriggerSite *, size_t> Answered;
   llvm::DenseMap<const clang::Stmt *, unsigned> Slots;
   // Per function: names declared in different functions do not clash.
   std::map<unsigned, llvm::StringSet<>> Taken;
-  for (size_t I = 0; I < Findings.size(); ++I) {
-    Finding &F = Findings[I];
-    if (F.SiteIndex < 0)
-      continue;
-    if (auto It = Answered.find(F.SiteIndex); It != Answered.end()) {
-      const Finding &Same = Findings[It->second];
+  for (size_t I = 0; I < Found.size(); ++I) {
+    Finding &F = Found[I].F;
+    const TriggerSite &S = *Found[I].Site;
+    if (auto It = Answered.find(&S); It != Answered.end()) {
+      const Finding &Same = Found[It->second].F;
       F.AutoFix = Same.AutoFix;
       F.NoFixReason = Same.NoFixReason;
       F.Suggestion = Same.Suggestion;
       continue;
     }
-    Answered[F.SiteIndex] = I;
-    const TriggerSite &S = Sites[F.SiteIndex];
+    Answered[&S] = I;
     FixInput In{Ctx, Api, Regions, S, Taken[S.Node]};
     std::string Reason;
     for (const FixKind *K : fixRegistry()) {

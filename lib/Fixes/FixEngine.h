@@ -15,6 +15,7 @@
 #include "Cost/Profile.h"
 #include "Hazards/HazardFinder.h"
 #include "Regions/RegionModel.h"
+#include "Rules/Rule.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -81,13 +82,13 @@ const Template *packTemplate(const std::vector<Template> &Templates,
 /// Every fix kind, in the order they are asked.
 llvm::ArrayRef<const FixKind *> fixRegistry();
 
-/// Sets AutoFix, or NoFixReason and Suggestion, on each of \p Findings.
-/// \p Profile prices what a rewrite adds, as the cost model priced what it
-/// removes.
+/// Sets AutoFix, or NoFixReason and Suggestion, on each finding of
+/// \p Found. \p Profile prices what a rewrite adds, as the cost model
+/// priced what it removes.
 void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
                   const RegionModel &Regions,
-                  const std::vector<TriggerSite> &Sites,
-                  const DeviceProfile &Profile, std::vector<Finding> &Findings);
+                  llvm::MutableArrayRef<SiteFinding> Found,
+                  const DeviceProfile &Profile);
 
 } // namespace seam
 

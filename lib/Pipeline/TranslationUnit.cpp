@@ -17,10 +17,19 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
   RegionModel Regions(Ctx, Api, Opts.Regions, Flows);
   std::vector<TriggerSite> Sites =
       findTriggerSites(Ctx, Api, Regions, &Out.Incomplete);
-  Out.Findings =
-      findHazards(Ctx, Api, Regions, Sites, Opts, &Out.NolintProblems);
-  estimateCosts(Ctx, Api, Regions, Sites, Out.Findings, Cost, Out.Summary);
-  proposeFixes(Ctx, Api, Regions, Sites, Cost.Profile, Out.Findings);
+  // Each site's context (its region, loops, hot path, frequency), computed
+  // once: the rules, the cost model and the fixes all read it.
+  std::vector<SiteContext> Contexts;
+  Contexts.reserve(Sites.size());
+  for (const TriggerSite &S : Sites)
+    Contexts.push_back(Regions.contextAt(S.Node, S.Call, S.Match.Loc));
+  std::vector<SiteFinding> Found =
+      findHazards(Ctx, Regions, Sites, Contexts, Opts, &Out.NolintProblems);
+  estimateCosts(Ctx, Api, Regions, Found, Cost, Out.Summary);
+  proposeFixes(Ctx, Api, Regions, Found, Cost.Profile);
+  Out.Findings.reserve(Found.size());
+  for (SiteFinding &SF : Found)
+    Out.Findings.push_back(std::move(SF.F));
   return Out;
 }
 

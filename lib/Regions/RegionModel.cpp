@@ -266,169 +266,217 @@ void RegionModel::collect() {
       AddOverridden(MD, I);
 }
 
-void RegionModel::scanBody(unsigned Node) {
-  const FunctionDecl *FD = Nodes[Node].FD;
-  BodyScanner S;
-  std::vector<CallSite> Calls;
-  std::vector<std::pair<SourceLocation, SourceLocation>> Begins;
-  std::vector<SourceLocation> Ends;
-  std::vector<std::pair<size_t, const LambdaExpr *>> PendingLambdas;
-  std::map<unsigned, std::string> IteratedLambdas;
-  auto AddEdge = [&](const FunctionDecl *Callee, SourceLocation Loc,
-                     const Stmt *Site, bool IsDef,
-                     std::string Through = std::string()) {
+namespace {
+
+/// What scanning one function body finds: its call edges (direct, virtual,
+/// through callable holders and transforms, lambdas run by loop functions)
+/// and its capture markers.
+class CallScanner {
+public:
+  CallScanner(
+      const RegionModel &Model, const ApiModel &Api,
+      const CallableFlow *Callables,
+      const llvm::DenseMap<const FunctionDecl *, std::vector<unsigned>>
+          &Overriders,
+      std::vector<std::pair<const Expr *, SourceLocation>> &CompiledTargets)
+      : Model(Model), Api(Api), Callables(Callables), Overriders(Overriders),
+        CompiledTargets(CompiledTargets) {}
+
+  void addEdge(const FunctionDecl *Callee, SourceLocation Loc, const Stmt *Site,
+               bool IsDef, std::string Through = std::string()) {
     const FunctionDecl *Def = nullptr;
     if (!Callee || !Callee->hasBody(Def) || !Def)
       return;
-    if (auto N = nodeFor(Def)) {
+    if (auto N = Model.nodeFor(Def)) {
       CallSite CS{*N, Loc, Site, IsDef};
       CS.Through = std::move(Through);
       Calls.push_back(std::move(CS));
     }
-  };
-  S.OnLambda = [&](const LambdaExpr *LE) {
+  }
+
+  void onLambda(const LambdaExpr *LE) {
     size_t First = Calls.size();
     if (FunctionTemplateDecl *T = LE->getDependentCallOperator())
       for (FunctionDecl *Spec : T->specializations())
-        AddEdge(Spec, LE->getBeginLoc(), LE, true);
-    AddEdge(LE->getCallOperator(), LE->getBeginLoc(), LE, true);
+        addEdge(Spec, LE->getBeginLoc(), LE, true);
+    addEdge(LE->getCallOperator(), LE->getBeginLoc(), LE, true);
     PendingLambdas.push_back({First, LE});
-  };
-  S.OnConstruct = [&](const CXXConstructExpr *CE) {
-    AddEdge(CE->getConstructor(), CE->getBeginLoc(), CE, false);
-  };
-  // A local's destructor runs where its scope ends (each iteration, for a
-  // variable declared in a loop body).
-  S.OnLocal = [&](const VarDecl *VD) {
+  }
+
+  /// A local's destructor runs where its scope ends (each iteration, for a
+  /// variable declared in a loop body).
+  void onLocal(const VarDecl *VD) {
     if (const CXXRecordDecl *RD =
             VD->getType().getNonReferenceType()->getAsCXXRecordDecl())
       if (RD->hasDefinition() && !VD->getType()->isReferenceType())
         if (const CXXDestructorDecl *D = RD->getDestructor())
-          AddEdge(D, VD->getLocation(), VD->getInit(), false);
-  };
-  S.OnCall = [&](const CallExpr *CE) {
-    switch (Api.captureMarker(CE)) {
-    case CaptureEdge::Begin:
-      Begins.push_back({CE->getEndLoc(), CE->getExprLoc()});
-      return;
-    case CaptureEdge::End:
-      Ends.push_back(CE->getBeginLoc());
-      return;
-    case CaptureEdge::None:
-      break;
-    }
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    SourceLocation Loc = CE->getExprLoc();
-    if (Api.isCompileFunction(Callee)) {
-      for (const Expr *Arg : CE->arguments())
-        CompiledTargets.push_back({Arg, Loc});
-      return;
-    }
-    AddEdge(Callee, Loc, CE, false);
-    // A call through a callable holder (std::function or function-pointer
-    // parameter, member callback, container of callbacks) runs whatever
-    // this TU puts in it.
-    if (const ValueDecl *H = CallableFlow::invokedHolder(CE))
-      for (const FunctionDecl *T : Callables->targetsOf(H))
-        if (T != Callee)
-          AddEdge(T, Loc, CE, false,
-                  H->getIdentifier() ? H->getName().str() : std::string());
-    // f() where f is a std::function (or any functor variable) made from a
-    // lambda: the lambda runs.
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
-        Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
-      if (const auto *DRE =
-              dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
-        if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
-            Var && Var->getInit())
-          if (const auto *LE = dyn_cast<LambdaExpr>(
-                  stripValue(Var->getInit(), /*Copies=*/true)))
-            if (LE->getCallOperator() != Callee)
-              AddEdge(LE->getCallOperator(), Loc, CE, false);
-    if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
-        MD && MD->isVirtual())
-      if (auto It = Overriders.find(MD->getCanonicalDecl());
-          It != Overriders.end())
-        for (unsigned O : It->second)
-          Calls.push_back({O, Loc, CE, false});
-    // Calling what a transform returned calls its argument: `g(x)` after
-    // `auto g = grad(f)`, or `value_and_grad(f)(x)`.
-    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
-        Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0) {
-      const Expr *Obj = stripValue(Op->getArg(0), /*Copies=*/true);
-      if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Obj))
-        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-            VD && VD->getInit() && !isa<ParmVarDecl>(VD))
-          Obj = stripValue(VD->getInit(), /*Copies=*/true);
-      if (const auto *Made = dyn_cast_or_null<CallExpr>(Obj);
-          Made && (Api.isTransform(Made->getDirectCallee()) ||
-                   Api.isCompileFunction(Made->getDirectCallee()))) {
-        llvm::SmallVector<const FunctionDecl *, 4> Runs;
-        resolveCallables(Made, Api, Callables.get(), Runs);
-        for (const FunctionDecl *T : Runs)
-          if (T != Callee)
-            AddEdge(T, Loc, CE, false,
-                    qualifiedName(Made->getDirectCallee()) + "(...)");
-      }
-    }
-    // Lambdas handed to std::for_each and the like run once per element;
-    // so do functions, function pointers and callables held in variables.
-    if (Api.isLoopFunction(Callee))
-      for (const Expr *Arg : CE->arguments()) {
-        if (const auto *LE = dyn_cast<LambdaExpr>(
-                Arg->IgnoreParenImpCasts()->IgnoreImplicit())) {
-          IteratedLambdas[LE->getBeginLoc().getRawEncoding()] =
-              qualifiedName(Callee);
-          continue;
-        }
-        if (!Arg->getType()->isFunctionPointerType() &&
-            !Arg->getType()->isRecordType() &&
-            !Arg->getType()->isFunctionType())
-          continue;
-        llvm::SmallVector<const FunctionDecl *, 4> Runs;
-        resolveCallables(Arg, Api, Callables.get(), Runs);
-        for (const FunctionDecl *T : Runs) {
-          size_t Before = Calls.size();
-          AddEdge(T, Loc, CE, false);
-          for (size_t C = Before; C < Calls.size(); ++C)
-            Calls[C].IteratedBy = qualifiedName(Callee);
-        }
-      }
-    // A module holder's operator() forwards to Impl::forward.
-    for (const CXXMethodDecl *M : Api.holderForwards(CE))
-      AddEdge(M, Loc, CE, false);
-  };
-  S.TraverseStmt(FD->getBody());
-  // The loop function's call is visited after its lambda argument.
-  for (auto [First, LE] : PendingLambdas)
-    if (auto It = IteratedLambdas.find(LE->getBeginLoc().getRawEncoding());
-        It != IteratedLambdas.end())
-      for (size_t C = First; C < Calls.size(); ++C)
-        if (Calls[C].IsLambdaDefinition && Calls[C].Loc == LE->getBeginLoc())
-          Calls[C].IteratedBy = It->second;
-  // Lambdas defined in a default argument or member initializer are rare;
-  // constructors' initializers run in the constructor.
-  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
-    for (const CXXCtorInitializer *Init : Ctor->inits())
-      if (Init->isWritten())
-        S.TraverseStmt(Init->getInit());
+          addEdge(D, VD->getLocation(), VD->getInit(), false);
+  }
 
-  FunctionNode &N = Nodes[Node];
-  N.Calls = std::move(Calls);
-  // Loops are the cycles of the CFG, not loop keywords: `do { } while (0)`
-  // in a macro is not one.
-  N.Flow = Flows.get(FD);
-  if (N.Flow)
-    for (const NaturalLoop &NL : N.Flow->loops()) {
-      LoopInfo L;
-      L.S = NL.Statement;
-      L.Keyword = NL.Keyword;
-      L.Natural = &NL;
-      if (NL.Statement)
-        L.Hot = NL.Statement->getSourceRange();
-      N.Loops.push_back(L);
+  void onCall(const CallExpr *CE);
+
+  /// The loop function's call is visited after its lambda argument: marks
+  /// the lambdas it runs once per element.
+  void markIteratedLambdas() {
+    for (auto [First, LE] : PendingLambdas)
+      if (auto It = IteratedLambdas.find(LE->getBeginLoc().getRawEncoding());
+          It != IteratedLambdas.end())
+        for (size_t C = First; C < Calls.size(); ++C)
+          if (Calls[C].IsLambdaDefinition && Calls[C].Loc == LE->getBeginLoc())
+            Calls[C].IteratedBy = It->second;
+  }
+
+  std::vector<CallSite> Calls;
+  std::vector<std::pair<SourceLocation, SourceLocation>> Begins;
+  std::vector<SourceLocation> Ends;
+
+private:
+  void throughHolders(const CallExpr *CE, const FunctionDecl *Callee,
+                      SourceLocation Loc);
+  void throughTransforms(const CallExpr *CE, const FunctionDecl *Callee,
+                         SourceLocation Loc);
+  void iteratedBy(const CallExpr *CE, const FunctionDecl *Callee,
+                  SourceLocation Loc);
+
+  const RegionModel &Model;
+  const ApiModel &Api;
+  const CallableFlow *Callables;
+  const llvm::DenseMap<const FunctionDecl *, std::vector<unsigned>> &Overriders;
+  std::vector<std::pair<const Expr *, SourceLocation>> &CompiledTargets;
+  std::vector<std::pair<size_t, const LambdaExpr *>> PendingLambdas;
+  std::map<unsigned, std::string> IteratedLambdas;
+};
+
+void CallScanner::onCall(const CallExpr *CE) {
+  switch (Api.captureMarker(CE)) {
+  case CaptureEdge::Begin:
+    Begins.push_back({CE->getEndLoc(), CE->getExprLoc()});
+    return;
+  case CaptureEdge::End:
+    Ends.push_back(CE->getBeginLoc());
+    return;
+  case CaptureEdge::None:
+    break;
+  }
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  SourceLocation Loc = CE->getExprLoc();
+  if (Api.isCompileFunction(Callee)) {
+    for (const Expr *Arg : CE->arguments())
+      CompiledTargets.push_back({Arg, Loc});
+    return;
+  }
+  addEdge(Callee, Loc, CE, false);
+  throughHolders(CE, Callee, Loc);
+  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+      MD && MD->isVirtual())
+    if (auto It = Overriders.find(MD->getCanonicalDecl());
+        It != Overriders.end())
+      for (unsigned O : It->second)
+        Calls.push_back({O, Loc, CE, false});
+  throughTransforms(CE, Callee, Loc);
+  iteratedBy(CE, Callee, Loc);
+  // A module holder's operator() forwards to Impl::forward.
+  for (const CXXMethodDecl *M : Api.holderForwards(CE))
+    addEdge(M, Loc, CE, false);
+}
+
+void CallScanner::throughHolders(const CallExpr *CE, const FunctionDecl *Callee,
+                                 SourceLocation Loc) {
+  // A call through a callable holder (std::function or function-pointer
+  // parameter, member callback, container of callbacks) runs whatever this
+  // TU puts in it.
+  if (const ValueDecl *H = CallableFlow::invokedHolder(CE))
+    for (const FunctionDecl *T : Callables->targetsOf(H))
+      if (T != Callee)
+        addEdge(T, Loc, CE, false,
+                H->getIdentifier() ? H->getName().str() : std::string());
+  // f() where f is a std::function (or any functor variable) made from a
+  // lambda: the lambda runs.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
+      Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(Op->getArg(0)->IgnoreParenImpCasts()))
+      if (const auto *Var = dyn_cast<VarDecl>(DRE->getDecl());
+          Var && Var->getInit())
+        if (const auto *LE = dyn_cast<LambdaExpr>(
+                stripValue(Var->getInit(), /*Copies=*/true)))
+          if (LE->getCallOperator() != Callee)
+            addEdge(LE->getCallOperator(), Loc, CE, false);
+}
+
+void CallScanner::throughTransforms(const CallExpr *CE,
+                                    const FunctionDecl *Callee,
+                                    SourceLocation Loc) {
+  // Calling what a transform returned calls its argument: `g(x)` after
+  // `auto g = grad(f)`, or `value_and_grad(f)(x)`.
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(CE);
+  if (!Op || Op->getOperator() != OO_Call || Op->getNumArgs() == 0)
+    return;
+  const Expr *Obj = stripValue(Op->getArg(0), /*Copies=*/true);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->getInit() && !isa<ParmVarDecl>(VD))
+      Obj = stripValue(VD->getInit(), /*Copies=*/true);
+  if (const auto *Made = dyn_cast_or_null<CallExpr>(Obj);
+      Made && (Api.isTransform(Made->getDirectCallee()) ||
+               Api.isCompileFunction(Made->getDirectCallee()))) {
+    llvm::SmallVector<const FunctionDecl *, 4> Runs;
+    resolveCallables(Made, Api, Callables, Runs);
+    for (const FunctionDecl *T : Runs)
+      if (T != Callee)
+        addEdge(T, Loc, CE, false,
+                qualifiedName(Made->getDirectCallee()) + "(...)");
+  }
+}
+
+void CallScanner::iteratedBy(const CallExpr *CE, const FunctionDecl *Callee,
+                             SourceLocation Loc) {
+  // Lambdas handed to std::for_each and the like run once per element; so
+  // do functions, function pointers and callables held in variables.
+  if (!Api.isLoopFunction(Callee))
+    return;
+  for (const Expr *Arg : CE->arguments()) {
+    if (const auto *LE = dyn_cast<LambdaExpr>(
+            Arg->IgnoreParenImpCasts()->IgnoreImplicit())) {
+      IteratedLambdas[LE->getBeginLoc().getRawEncoding()] =
+          qualifiedName(Callee);
+      continue;
     }
-  const SourceManager &SM = Ctx.getSourceManager();
+    if (!Arg->getType()->isFunctionPointerType() &&
+        !Arg->getType()->isRecordType() && !Arg->getType()->isFunctionType())
+      continue;
+    llvm::SmallVector<const FunctionDecl *, 4> Runs;
+    resolveCallables(Arg, Api, Callables, Runs);
+    for (const FunctionDecl *T : Runs) {
+      size_t Before = Calls.size();
+      addEdge(T, Loc, CE, false);
+      for (size_t C = Before; C < Calls.size(); ++C)
+        Calls[C].IteratedBy = qualifiedName(Callee);
+    }
+  }
+}
+
+/// Loops are the cycles of the CFG, not loop keywords: `do { } while (0)`
+/// in a macro is not one.
+void addLoops(FunctionNode &N) {
+  if (!N.Flow)
+    return;
+  for (const NaturalLoop &NL : N.Flow->loops()) {
+    LoopInfo L;
+    L.S = NL.Statement;
+    L.Keyword = NL.Keyword;
+    L.Natural = &NL;
+    if (NL.Statement)
+      L.Hot = NL.Statement->getSourceRange();
+    N.Loops.push_back(L);
+  }
+}
+
+/// Each capture begin with the first end after it (else the body's end).
+void addCaptureSpans(
+    FunctionNode &N, const SourceManager &SM,
+    std::vector<std::pair<SourceLocation, SourceLocation>> Begins,
+    std::vector<SourceLocation> Ends) {
   auto Before = [&](SourceLocation A, SourceLocation B) {
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
                                         SM.getExpansionLoc(B));
@@ -438,7 +486,7 @@ void RegionModel::scanBody(unsigned Node) {
   });
   llvm::sort(Ends, Before);
   for (auto [B, Marker] : Begins) {
-    SourceLocation E = FD->getBody()->getEndLoc();
+    SourceLocation E = N.FD->getBody()->getEndLoc();
     for (SourceLocation Cand : Ends)
       if (Before(B, Cand)) {
         E = Cand;
@@ -446,6 +494,35 @@ void RegionModel::scanBody(unsigned Node) {
       }
     N.Spans.push_back({Marker, B, E});
   }
+}
+
+} // namespace
+
+void RegionModel::scanBody(unsigned Node) {
+  const FunctionDecl *FD = Nodes[Node].FD;
+  CallScanner Scan(*this, Api, Callables.get(), Overriders, CompiledTargets);
+  BodyScanner S;
+  S.OnLambda = [&](const LambdaExpr *LE) { Scan.onLambda(LE); };
+  S.OnConstruct = [&](const CXXConstructExpr *CE) {
+    Scan.addEdge(CE->getConstructor(), CE->getBeginLoc(), CE, false);
+  };
+  S.OnLocal = [&](const VarDecl *VD) { Scan.onLocal(VD); };
+  S.OnCall = [&](const CallExpr *CE) { Scan.onCall(CE); };
+  S.TraverseStmt(FD->getBody());
+  Scan.markIteratedLambdas();
+  // Lambdas defined in a default argument or member initializer are rare;
+  // constructors' initializers run in the constructor.
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+    for (const CXXCtorInitializer *Init : Ctor->inits())
+      if (Init->isWritten())
+        S.TraverseStmt(Init->getInit());
+
+  FunctionNode &N = Nodes[Node];
+  N.Calls = std::move(Scan.Calls);
+  N.Flow = Flows.get(FD);
+  addLoops(N);
+  addCaptureSpans(N, Ctx.getSourceManager(), std::move(Scan.Begins),
+                  std::move(Scan.Ends));
 }
 
 void RegionModel::findRoots(const RegionOptions &Opts) {

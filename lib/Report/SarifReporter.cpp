@@ -109,10 +109,10 @@ std::string linkLabel(const PathNote &N) {
 
 } // namespace
 
-/// GitHub shows at most this many results of a run.
+namespace {
 
-void writeSarif(llvm::raw_ostream &OS, const Report &R) {
-  const std::string &Base = R.SourceRoot;
+/// The rules of the catalog, as SARIF's tool.driver.rules.
+nlohmann::json rulesJson() {
   nlohmann::json Rules = nlohmann::json::array();
   for (const RuleInfo &Rule : ruleCatalog()) {
     nlohmann::json Help = {{"text", Rule.Help}};
@@ -135,7 +135,12 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
       Rules.back()["helpUri"] = HelpUri;
   }
 
-  // Costliest first; GitHub keeps the first 5,000.
+  return Rules;
+}
+
+/// Results costliest first; GitHub keeps the first 5,000: \p Cut says how
+/// many were left out.
+std::vector<const Finding *> resultOrder(const Report &R, size_t &Cut) {
   std::vector<const Finding *> Order;
   for (const Finding &F : R.Findings)
     Order.push_back(&F);
@@ -149,118 +154,137 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
                             std::make_tuple(-static_cast<int>(B->Severity),
                                             -static_cast<int>(Rank(B)));
                    });
-  size_t Cut = 0;
+  Cut = 0;
   if (Order.size() > MaxSarifResults) {
     Cut = Order.size() - MaxSarifResults;
     Order.resize(MaxSarifResults);
   }
+  return Order;
+}
 
-  nlohmann::json Results = nlohmann::json::array();
-  for (const Finding *FP : Order) {
-    const Finding &F = *FP;
-    int RuleIndex = 0;
-    for (size_t I = 0; I < ruleCatalog().size(); ++I)
-      if (ruleCatalog()[I].Id == F.RuleId)
-        RuleIndex = static_cast<int>(I);
-    std::string Text = F.Message;
-    if (F.Cost && !F.Cost->Summary.empty())
-      Text += "; " + F.Cost->Summary;
-    // Review UIs show one text: the first line, then the details.
-    for (const std::string &D : F.Details)
-      Text += ". " + std::string(1, llvm::toUpper(D[0])) + D.substr(1);
-    if (!F.Details.empty())
-      Text += ".";
-    nlohmann::json Related = nlohmann::json::array();
-    std::vector<std::string> Links;
-    bool HasCall = false;
-    for (size_t I = 0; I < F.Path.size(); ++I) {
-      if (!F.Path[I].Where.valid())
-        continue;
-      HasCall |= F.Path[I].IsCall;
-      int Id = static_cast<int>(Related.size()) + 1;
-      Related.push_back(
-          {{"id", Id},
-           {"message", {{"text", F.Path[I].Message}}},
-           {"physicalLocation", physical(F.Path[I].Where, Base)}});
-      Links.push_back("[" + linkLabel(F.Path[I]) + "](" + std::to_string(Id) +
-                      ")");
-    }
-    if (!Links.empty()) {
-      // SARIF's embedded links: each related location, by id, from the text.
-      // Brackets of the plain text are escaped, as SARIF requires next to
-      // embedded links.
-      std::string Escaped;
-      for (char C : Text) {
-        if (C == '[' || C == ']')
-          Escaped += '\\';
-        Escaped += C;
-      }
-      Text = Escaped + " (see " + llvm::join(Links, ", ") + ")";
-    }
-    nlohmann::json Result = {
-        {"ruleId", F.RuleId},
-        {"ruleIndex", RuleIndex},
-        {"level", sarifLevel(F.Severity)},
-        {"message", {{"text", Text}}},
-        {"locations", {{{"physicalLocation", physical(F.Where, Base)}}}}};
-    if (!F.Function.empty())
-      Result["locations"][0]["logicalLocations"] = {
-          {{"fullyQualifiedName", F.Function}, {"kind", "function"}}};
-    if (!F.Fingerprint.empty())
-      Result["partialFingerprints"] = {{"seam/v1", F.Fingerprint}};
-    if (!Related.empty())
-      Result["relatedLocations"] = Related;
-    if (HasCall) {
-      nlohmann::json Steps = nlohmann::json::array();
-      for (const PathNote &N : F.Path)
-        if (N.Where.valid())
-          Steps.push_back({{"location",
-                            {{"physicalLocation", physical(N.Where, Base)},
-                             {"message", {{"text", N.Message}}}}}});
-      Steps.push_back({{"location",
-                        {{"physicalLocation", physical(F.Where, Base)},
-                         {"message", {{"text", F.Message}}}}}});
-      Result["codeFlows"] = {{{"threadFlows", {{{"locations", Steps}}}}}};
-    }
-    nlohmann::json Props = {{"trigger", F.Trigger},
-                            {"residency", F.Residency},
-                            {"function", F.Function},
-                            {"hotPath", F.HotReason}};
-    if (!F.Region.empty())
-      Props["region"] = F.Region;
-    if (F.Cost)
-      Props["cost"] = toJson(*F.Cost);
-    if (F.AutoFix && !F.AutoFix->Edits.empty()) {
-      // SARIF fixes: one artifactChange (a fix edits one file), each edit a
-      // replacement; an insertion deletes an empty region.
-      nlohmann::json Replacements = nlohmann::json::array();
-      for (const TextEdit &E : F.AutoFix->Edits)
-        Replacements.push_back({{"deletedRegion",
-                                 {{"startLine", E.Line},
-                                  {"startColumn", E.Column},
-                                  {"endLine", E.EndLine},
-                                  {"endColumn", E.EndColumn}}},
-                                {"insertedContent", {{"text", E.Text}}}});
-      std::string Description = F.AutoFix->Description;
-      if (!F.AutoFix->Effect.empty())
-        Description += "; " + F.AutoFix->Effect;
-      Result["fixes"] = {{{"description", {{"text", Description}}},
-                          {"artifactChanges",
-                           {{{"artifactLocation",
-                              artifact(F.AutoFix->Edits.front().File, Base)},
-                             {"replacements", Replacements}}}}}};
-      Props["fixKind"] = F.AutoFix->Kind;
-    } else if (!F.NoFixReason.empty()) {
-      Props["noFix"] = F.NoFixReason;
-    }
-    if (!F.Suggestion.empty())
-      Props["suggestion"] = F.Suggestion;
-    Result["properties"] = Props;
-    if (F.Cost)
-      Result["rank"] = F.Cost->Rank;
-    Results.push_back(Result);
+/// The message: the first line, the details, then SARIF's embedded links
+/// to the related locations (\p Related, filled here), by id.
+std::string messageText(const Finding &F, const std::string &Base,
+                        nlohmann::json &Related, bool &HasCall) {
+  std::string Text = F.Message;
+  if (F.Cost && !F.Cost->Summary.empty())
+    Text += "; " + F.Cost->Summary;
+  // Review UIs show one text: the first line, then the details.
+  for (const std::string &D : F.Details)
+    Text += ". " + std::string(1, llvm::toUpper(D[0])) + D.substr(1);
+  if (!F.Details.empty())
+    Text += ".";
+  std::vector<std::string> Links;
+  for (size_t I = 0; I < F.Path.size(); ++I) {
+    if (!F.Path[I].Where.valid())
+      continue;
+    HasCall |= F.Path[I].IsCall;
+    int Id = static_cast<int>(Related.size()) + 1;
+    Related.push_back({{"id", Id},
+                       {"message", {{"text", F.Path[I].Message}}},
+                       {"physicalLocation", physical(F.Path[I].Where, Base)}});
+    Links.push_back("[" + linkLabel(F.Path[I]) + "](" + std::to_string(Id) +
+                    ")");
   }
+  if (!Links.empty()) {
+    // SARIF's embedded links: each related location, by id, from the text.
+    // Brackets of the plain text are escaped, as SARIF requires next to
+    // embedded links.
+    std::string Escaped;
+    for (char C : Text) {
+      if (C == '[' || C == ']')
+        Escaped += '\\';
+      Escaped += C;
+    }
+    Text = Escaped + " (see " + llvm::join(Links, ", ") + ")";
+  }
+  return Text;
+}
 
+/// The steps from the hot path's start to the finding, as a code flow.
+nlohmann::json codeFlow(const Finding &F, const std::string &Base) {
+  nlohmann::json Steps = nlohmann::json::array();
+  for (const PathNote &N : F.Path)
+    if (N.Where.valid())
+      Steps.push_back({{"location",
+                        {{"physicalLocation", physical(N.Where, Base)},
+                         {"message", {{"text", N.Message}}}}}});
+  Steps.push_back({{"location",
+                    {{"physicalLocation", physical(F.Where, Base)},
+                     {"message", {{"text", F.Message}}}}}});
+  return {{{"threadFlows", {{{"locations", Steps}}}}}};
+}
+
+/// The result's properties, and its fix as SARIF fixes.
+void addProperties(const Finding &F, const std::string &Base,
+                   nlohmann::json &Result) {
+  nlohmann::json Props = {{"trigger", F.Trigger},
+                          {"residency", F.Residency},
+                          {"function", F.Function},
+                          {"hotPath", F.HotReason}};
+  if (!F.Region.empty())
+    Props["region"] = F.Region;
+  if (F.Cost)
+    Props["cost"] = toJson(*F.Cost);
+  if (F.AutoFix && !F.AutoFix->Edits.empty()) {
+    // SARIF fixes: one artifactChange (a fix edits one file), each edit a
+    // replacement; an insertion deletes an empty region.
+    nlohmann::json Replacements = nlohmann::json::array();
+    for (const TextEdit &E : F.AutoFix->Edits)
+      Replacements.push_back({{"deletedRegion",
+                               {{"startLine", E.Line},
+                                {"startColumn", E.Column},
+                                {"endLine", E.EndLine},
+                                {"endColumn", E.EndColumn}}},
+                              {"insertedContent", {{"text", E.Text}}}});
+    std::string Description = F.AutoFix->Description;
+    if (!F.AutoFix->Effect.empty())
+      Description += "; " + F.AutoFix->Effect;
+    Result["fixes"] = {
+        {{"description", {{"text", Description}}},
+         {"artifactChanges",
+          {{{"artifactLocation", artifact(F.AutoFix->Edits.front().File, Base)},
+            {"replacements", Replacements}}}}}};
+    Props["fixKind"] = F.AutoFix->Kind;
+  } else if (!F.NoFixReason.empty()) {
+    Props["noFix"] = F.NoFixReason;
+  }
+  if (!F.Suggestion.empty())
+    Props["suggestion"] = F.Suggestion;
+  Result["properties"] = Props;
+  if (F.Cost)
+    Result["rank"] = F.Cost->Rank;
+}
+
+nlohmann::json resultJson(const Finding &F, const std::string &Base) {
+  int RuleIndex = 0;
+  for (size_t I = 0; I < ruleCatalog().size(); ++I)
+    if (ruleCatalog()[I].Id == F.RuleId)
+      RuleIndex = static_cast<int>(I);
+  nlohmann::json Related = nlohmann::json::array();
+  bool HasCall = false;
+  std::string Text = messageText(F, Base, Related, HasCall);
+  nlohmann::json Result = {
+      {"ruleId", F.RuleId},
+      {"ruleIndex", RuleIndex},
+      {"level", sarifLevel(F.Severity)},
+      {"message", {{"text", Text}}},
+      {"locations", {{{"physicalLocation", physical(F.Where, Base)}}}}};
+  if (!F.Function.empty())
+    Result["locations"][0]["logicalLocations"] = {
+        {{"fullyQualifiedName", F.Function}, {"kind", "function"}}};
+  if (!F.Fingerprint.empty())
+    Result["partialFingerprints"] = {{"seam/v1", F.Fingerprint}};
+  if (!Related.empty())
+    Result["relatedLocations"] = Related;
+  if (HasCall)
+    Result["codeFlows"] = codeFlow(F, Base);
+  addProperties(F, Base, Result);
+  return Result;
+}
+
+/// Input errors, baseline notes and the results cut, as notifications.
+nlohmann::json invocationJson(const Report &R, size_t Cut) {
   nlohmann::json Notifications = nlohmann::json::array();
   for (const InputError &E : R.Errors)
     Notifications.push_back({{"level", "error"},
@@ -277,6 +301,20 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
   nlohmann::json Invocation = {{"executionSuccessful", R.Errors.empty()}};
   if (!Notifications.empty())
     Invocation["toolExecutionNotifications"] = Notifications;
+
+  return Invocation;
+}
+
+} // namespace
+
+void writeSarif(llvm::raw_ostream &OS, const Report &R) {
+  const std::string &Base = R.SourceRoot;
+  nlohmann::json Rules = rulesJson();
+  size_t Cut = 0;
+  nlohmann::json Results = nlohmann::json::array();
+  for (const Finding *F : resultOrder(R, Cut))
+    Results.push_back(resultJson(*F, Base));
+  nlohmann::json Invocation = invocationJson(R, Cut);
 
   nlohmann::json Run = {{"tool",
                          {{"driver",

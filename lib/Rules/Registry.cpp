@@ -67,21 +67,20 @@ Hazard hazardOf(llvm::StringRef Id) {
   return R ? R->Is : Hazard::None;
 }
 
-std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
-                                 const RegionModel &Regions,
-                                 const std::vector<TriggerSite> &Sites,
-                                 const AnalysisOptions &Opts,
-                                 std::vector<Finding> *NolintProblems) {
-  (void)Api;
+std::vector<SiteFinding> findHazards(clang::ASTContext &Ctx,
+                                     const RegionModel &Regions,
+                                     const std::vector<TriggerSite> &Sites,
+                                     const std::vector<SiteContext> &Contexts,
+                                     const AnalysisOptions &Opts,
+                                     std::vector<Finding> *NolintProblems) {
   const clang::SourceManager &SM = Ctx.getSourceManager();
   const clang::LangOptions &LO = Ctx.getLangOpts();
-  std::vector<Finding> Out;
+  std::vector<SiteFinding> Out;
   Suppressions Nolint(SM);
   for (size_t I = 0; I < Sites.size(); ++I) {
     const TriggerSite &S = Sites[I];
-    SiteContext C = Regions.contextAt(S.Node, S.Call, S.Match.Loc);
+    const SiteContext &C = Contexts[I];
     Finding Base;
-    Base.SiteIndex = static_cast<int>(I);
     Base.Where = makePoint(SM, LO, S.Match.Loc, S.Call->getEndLoc());
     Base.Trigger = triggerName(S.Match.Rule->What).str();
     Base.Residency = residencyName(S.Where).str();
@@ -92,7 +91,7 @@ std::vector<Finding> findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
       Finding F = Base;
       F.RuleId = R->info().Id;
       if (R->check(In, F) && !Nolint.suppressed(S.Match.Loc, F.RuleId))
-        Out.push_back(std::move(F));
+        Out.push_back({std::move(F), &S, &C});
     }
   }
   if (NolintProblems)

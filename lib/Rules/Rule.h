@@ -86,12 +86,24 @@ const RuleInfo *findRule(llvm::StringRef Id);
 /// What the findings of rule \p Id are (Hazard::None for an unknown id).
 Hazard hazardOf(llvm::StringRef Id);
 
-/// Classifies the sites of one TU into findings, rule by rule, leaving out
-/// what NOLINT comments suppress (Suppressions.h). \p NolintProblems, when
-/// given, receives the unmatched NOLINTBEGIN/NOLINTEND comments.
-std::vector<Finding>
-findHazards(clang::ASTContext &Ctx, const ApiModel &Api,
-            const RegionModel &Regions, const std::vector<TriggerSite> &Sites,
+/// A finding with the site and the context it was made from: what the
+/// stages after the rules (Cost, Fixes) read, inside one TU's pipeline. The
+/// Finding itself holds no way back into AST data.
+struct SiteFinding {
+  Finding F;
+  const TriggerSite *Site = nullptr;
+  const SiteContext *Context = nullptr;
+};
+
+/// Classifies the sites of one TU, each with its context (\p Contexts,
+/// parallel to \p Sites, computed once), into findings, rule by rule,
+/// leaving out what NOLINT comments suppress (Suppressions.h).
+/// \p NolintProblems, when given, receives the unmatched NOLINTBEGIN and
+/// NOLINTEND comments.
+std::vector<SiteFinding>
+findHazards(clang::ASTContext &Ctx, const RegionModel &Regions,
+            const std::vector<TriggerSite> &Sites,
+            const std::vector<SiteContext> &Contexts,
             const AnalysisOptions &Opts,
             std::vector<Finding> *NolintProblems = nullptr);
 

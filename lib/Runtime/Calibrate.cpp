@@ -10,6 +10,7 @@
 #include "seam/rt.h"
 
 #include "Device.h"
+#include "Settings.h"
 #include "Telemetry.h"
 
 #include <algorithm>
@@ -240,11 +241,11 @@ namespace {
 // the program's own process, before main() starts, and the report holds
 // them apart from the program's work, which starts from zero.
 const bool CalibratedFirst = [] {
-  const char *Reps = std::getenv("SEAM_RT_CALIBRATE");
-  if (!Reps || !*Reps)
+  std::optional<int> Reps = detail::settings().CalibrateReps;
+  if (!Reps)
     return false;
   try {
-    std::vector<Measurement> Cal = calibrate(std::max(11, std::atoi(Reps)));
+    std::vector<Measurement> Cal = calibrate(std::max(11, *Reps));
     synchronize();
     detail::Telemetry::get().startProgram(std::move(Cal));
   } catch (const std::exception &E) {

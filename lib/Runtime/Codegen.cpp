@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Fusion.h"
+#include "Settings.h"
 #include "Telemetry.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -65,7 +66,7 @@ public:
     optimize(*M);
     // SEAM_RT_DUMP_IR=1 shows the optimized kernels (e.g. to check that the
     // loops vectorized).
-    if (const char *Dump = std::getenv("SEAM_RT_DUMP_IR"); Dump && *Dump == '1')
+    if (settings().DumpIR)
       M->print(llvm::errs(), nullptr);
     orThrow(LLJ->addIRModule(
                 llvm::orc::ThreadSafeModule(std::move(M), std::move(Ctx))),

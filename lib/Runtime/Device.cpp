@@ -1,6 +1,7 @@
 //===- Device.cpp - Device worker, FIFO stream and host synchronization ---===//
 
 #include "Device.h"
+#include "Settings.h"
 
 #include "Internal.h"
 #include "Telemetry.h"
@@ -23,11 +24,7 @@ namespace {
 // enqueues again soon, or waits on item(), needs no futex wake-up. After
 // WorkerPoll it sleeps and stops using the CPU.
 constexpr auto WorkerSpin = std::chrono::microseconds(50);
-std::chrono::microseconds workerPoll() {
-  if (const char *Env = std::getenv("SEAM_RT_POLL_US"))
-    return std::chrono::microseconds(std::atoi(Env));
-  return std::chrono::microseconds(10000);
-}
+std::chrono::microseconds workerPoll() { return settings().WorkerPoll; }
 // Like CUDA's default synchronization, the host polls while it waits: a
 // short pure spin, then yielding, so that on a busy machine the threads it
 // waits for can run. Waking from a sleep costs tens of microseconds on a
@@ -36,13 +33,11 @@ std::chrono::microseconds workerPoll() {
 // more than the last task is queued, and polls only for that one.
 constexpr auto HostSpin = std::chrono::microseconds(10);
 constexpr auto HostPoll = std::chrono::microseconds(200);
-bool blockingWait() {
-  const char *Env = std::getenv("SEAM_RT_WAIT");
-  return Env && std::string(Env) == "block";
-}
+bool blockingWait() { return settings().BlockingWait; }
 
 unsigned helperCount() {
-  if (const char *Env = std::getenv("SEAM_RT_THREADS")) {
+  if (const std::optional<std::string> &Given = settings().Threads) {
+    const char *Env = Given->c_str();
     // A bound the machine can start: 100000 threads would abort the
     // program when the system refuses them.
     constexpr int MaxThreads = 256;
@@ -71,7 +66,7 @@ std::atomic<bool> Finished{false};
 void finishRun() {
   if (Finished.exchange(true))
     return;
-  const char *Path = std::getenv("SEAM_RT_REPORT");
+  const char *Path = settings().ReportPath.c_str();
   // Stop the device first, so that every task it ran is in the trace and
   // the report.
   if (DeviceStream *S = Started.load())

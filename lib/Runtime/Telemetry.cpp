@@ -1,6 +1,7 @@
 //===- Telemetry.cpp - Counters, device timeline and Chrome trace output --===//
 
 #include "Telemetry.h"
+#include "Settings.h"
 
 #include "Device.h"
 
@@ -48,8 +49,8 @@ Telemetry &Telemetry::get() {
 
 Telemetry::Telemetry() : Origin(Clock::now()) {
   // A program that never uses the device still gets its report and trace.
-  const char *Report = std::getenv("SEAM_RT_REPORT");
-  const char *Trace = std::getenv("SEAM_RT_TRACE");
+  const char *Report = settings().ReportPath.c_str();
+  const char *Trace = settings().TracePath.c_str();
   if (Trace && *Trace)
     TracePath = Trace;
   if ((Report && *Report) || (Trace && *Trace))

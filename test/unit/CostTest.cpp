@@ -1,5 +1,6 @@
 //===- CostTest.cpp - Fusion grouping, profiles and shape hints -----------===//
 #include "Cost/CostModel.h"
+#include "Cost/Formulas.h"
 #include "Cost/Fusion.h"
 #include "Cost/Profile.h"
 
@@ -90,6 +91,73 @@ TEST(Cost, RankGrowsTwentyPerDecade) {
   EXPECT_EQ(formatMicros(12.34), "12.3 us");
   EXPECT_EQ(formatMicros(2500), "2.5 ms");
   EXPECT_EQ(formatMicros(3.2e6), "3.2 s");
+}
+
+} // namespace
+
+namespace {
+
+/// A profile with round numbers, so that each formula's terms can be read
+/// off its result.
+DeviceProfile roundProfile() {
+  DeviceProfile P;
+  P.Name = "round";
+  P.SyncRoundtripUs.Value = 10;
+  P.HostResumeUs.Value = 4;
+  P.LaunchLatencyUs.Value = 2;
+  P.RegionEntryUs.Value = 3;
+  P.HostOpUs.Value = 0.5;
+  P.MemoryBandwidthGBps.Value = 1; // 1000 bytes per microsecond
+  P.HostSelectUsPerMiB.Value = 8;
+  return P;
+}
+
+// docs/cost-model.md, seam-graph-break idleMicrosPerExecution:
+// region_entry x pieces added + launch_latency x extraLaunches + bytes / BW.
+TEST(CostFormula, GraphBreakIdle) {
+  DeviceProfile P = roundProfile();
+  EXPECT_DOUBLE_EQ(breakIdleMicros(P, 1, 0, 0.0), 3);
+  EXPECT_DOUBLE_EQ(breakIdleMicros(P, 2, 3, 4000.0), 3 * 2 + 2 * 3 + 4);
+  // An unknown materialized size adds nothing (counted, never guessed).
+  EXPECT_DOUBLE_EQ(breakIdleMicros(P, 1, 1, std::nullopt), 3 + 2);
+}
+
+// seam-host-sync idleMicrosPerExecution: sync_roundtrip + host_resume +
+// host_op x (next_ops - 4) + launch_latency, never below sync_roundtrip +
+// launch_latency; + region_entry in a region; + the selection's MiB.
+TEST(CostFormula, HostSyncIdle) {
+  DeviceProfile P = roundProfile();
+  SyncResume R;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 10 + 4 + 2); // next ops unknown
+  R.NextOps = 4;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16);
+  R.NextOps = 10;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.5 * 6);
+  R.NextOps = 1; // one eager op: less to record than the measured four
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 - 0.5 * 3);
+  P.HostOpUs.Value = 100; // the floor
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 10 + 2);
+  P = roundProfile();
+  R.NextOps.reset();
+  R.InRegion = true;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 3);
+  R.SelectedBytes = 2.0 * (1 << 20);
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 3 + 2 * 8);
+  // A profile that measured the resume after a break uses it in a region,
+  // instead of host_resume + region_entry.
+  P.HasBreakResume = true;
+  P.BreakResumeUs.Value = 30;
+  R.SelectedBytes.reset();
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 10 + 30 + 2);
+}
+
+TEST(CostFormula, RankBasis) {
+  EXPECT_DOUBLE_EQ(rankBasisMicros(5000.0, 12, true, 1), 5000);
+  EXPECT_DOUBLE_EQ(rankBasisMicros(std::nullopt, 12, false, 1), 12);
+  EXPECT_DOUBLE_EQ(rankBasisMicros(std::nullopt, 12, true, 1), 1200);
+  EXPECT_DOUBLE_EQ(rankBasisMicros(std::nullopt, 12, true, 0.1), 120);
+  // At least 1 in 100: a line that runs once per loop still ranks.
+  EXPECT_DOUBLE_EQ(rankBasisMicros(std::nullopt, 12, true, 0), 12);
 }
 
 } // namespace

@@ -68,7 +68,6 @@ Finding fullFinding() {
   F.Suggestion = "keep the value on the device";
   F.Fingerprint = "0123456789abcdef";
   F.PromotedToError = true;
-  F.SiteIndex = -1; // not serialized: only the TU that made it has sites
   return F;
 }
 

@@ -1,0 +1,50 @@
+//===- Formulas.cpp - The cost model's formulas ---------------------------===//
+#include "Cost/Formulas.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace seam {
+
+double breakIdleMicros(const DeviceProfile &P, double PiecesAdded,
+                       unsigned ExtraLaunches,
+                       std::optional<double> BytesMaterialized) {
+  const double BytesPerMicro = P.MemoryBandwidthGBps.Value * 1e3;
+  return P.RegionEntryUs.Value * PiecesAdded +
+         P.LaunchLatencyUs.Value * ExtraLaunches +
+         (BytesMaterialized ? *BytesMaterialized / BytesPerMicro : 0);
+}
+
+double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
+  bool Break = R.InRegion && P.HasBreakResume;
+  double Idle = P.SyncRoundtripUs.Value +
+                (Break ? P.BreakResumeUs.Value : P.HostResumeUs.Value) +
+                P.LaunchLatencyUs.Value;
+  if (R.NextOps)
+    Idle = std::max(P.SyncRoundtripUs.Value + P.LaunchLatencyUs.Value,
+                    Idle + P.HostOpUs.Value *
+                               (double(*R.NextOps) - double(ResumeOps)));
+  if (R.InRegion && !Break)
+    Idle += P.RegionEntryUs.Value;
+  if (R.SelectedBytes && P.HostSelectUsPerMiB.Value > 0)
+    Idle += *R.SelectedBytes / (1 << 20) * P.HostSelectUsPerMiB.Value;
+  return Idle;
+}
+
+unsigned rankFromMicros(double Micros) {
+  if (Micros <= 0)
+    return 0;
+  double R = 100.0 * std::log10(1.0 + Micros) / 6.0;
+  return static_cast<unsigned>(std::lround(std::min(100.0, std::max(0.0, R))));
+}
+
+double rankBasisMicros(std::optional<double> TotalMicros,
+                       double MicrosPerExecution, bool Repeats,
+                       double ExecutionsPerIteration) {
+  if (TotalMicros)
+    return *TotalMicros;
+  return MicrosPerExecution *
+         (Repeats ? 100 * std::max(ExecutionsPerIteration, 0.01) : 1);
+}
+
+} // namespace seam

@@ -1,0 +1,63 @@
+//===- Formulas.h - The cost model's formulas, one per documented estimate ===//
+//
+// Pure functions of a device profile and counts, each the formula of one
+// field of docs/cost-model.md ("Estimates"), unit-tested in
+// test/unit/CostTest.cpp. CostModel.cpp finds the counts in the code; these
+// turn them into microseconds and ranks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_COST_FORMULAS_H
+#define SEAM_COST_FORMULAS_H
+
+#include "Cost/Profile.h"
+
+#include <optional>
+
+namespace seam {
+
+/// host_resume_us is measured on a four-op region (seam calibrate): the
+/// number of ops a sync's resume is taken to record when the next launch is
+/// not known.
+constexpr unsigned ResumeOps = 4;
+
+/// seam-graph-break, `idleMicrosPerExecution`: the time a break adds per
+/// region call, `region_entry x pieces added + launch_latency x
+/// extraLaunches + bytesMaterialized / memory_bandwidth` (a materialized
+/// size that is not known adds nothing).
+double breakIdleMicros(const DeviceProfile &P, double PiecesAdded,
+                       unsigned ExtraLaunches,
+                       std::optional<double> BytesMaterialized);
+
+/// What the host does between a sync and the device's next work.
+struct SyncResume {
+  /// The line is inside a compiled region (the next piece must be entered).
+  bool InRegion = false;
+  /// Ops the host records before the device gets work again (null:
+  /// unknown, taken as ResumeOps).
+  std::optional<unsigned> NextOps;
+  /// The input of a data-dependent selection (nonzero, masked_select), in
+  /// bytes, when known: the host then selects in proportion to it.
+  std::optional<double> SelectedBytes;
+};
+
+/// seam-host-sync and seam-capture-sync, `idleMicrosPerExecution`: device
+/// idle per execution, `sync_roundtrip + host_resume + host_op x (next_ops -
+/// 4) + launch_latency`, never below `sync_roundtrip + launch_latency`;
+/// in a region, the profile's break resume replaces host_resume when it has
+/// one, else region_entry is added; plus `host_select_us_per_mib x` the
+/// selected MiB.
+double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
+
+/// `rank`, 0-100: 20 per decade of microseconds (1 us ~ 5, 1 s = 100).
+unsigned rankFromMicros(double Micros);
+
+/// What a finding is ranked by: its total idle when known, else its idle
+/// per execution, times 100 iterations at its frequency (at least 1 in 100)
+/// when it repeats.
+double rankBasisMicros(std::optional<double> TotalMicros,
+                       double MicrosPerExecution, bool Repeats,
+                       double ExecutionsPerIteration);
+
+} // namespace seam
+
+#endif

@@ -1,0 +1,60 @@
+//===- NextLaunch.h - What the host records before the device works again -===//
+//
+// Internal to lib/Cost: `next_ops` of the host-sync formula
+// (docs/cost-model.md): for a sync in a region, the ops of the region's
+// next piece; outside a region, one for an eager op, or the first piece of
+// the compiled function called next.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_COST_NEXTLAUNCH_H
+#define SEAM_COST_NEXTLAUNCH_H
+
+#include "Cost/RegionShape.h"
+#include "Hazards/HazardFinder.h"
+#include "Regions/RegionModel.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include <functional>
+#include <optional>
+
+namespace seam {
+
+class NextLaunch {
+public:
+  using ShapeOf =
+      std::function<const RegionShape &(const clang::FunctionDecl *)>;
+  NextLaunch(clang::ASTContext &Ctx, const ApiModel &Api,
+             const RegionModel &Regions, ShapeOf RegionOf)
+      : Ctx(Ctx), Api(Api), Regions(Regions), RegionOf(std::move(RegionOf)) {}
+
+  /// The ops the host records before the device gets work again after the
+  /// sync at \p S: for a break, the region's next piece; outside a region,
+  /// the first tensor op or compiled call after \p S in source order, inside
+  /// its innermost loop (coming round to the loop's start) or its function.
+  /// Unknown (nullopt) when there is none.
+  std::optional<unsigned> opsAfter(const TriggerSite &S, const SiteContext &C);
+
+private:
+  struct Launch {
+    clang::SourceLocation Loc;
+    const clang::FunctionDecl *Region; ///< null: an eager op
+    const clang::CallExpr *Call;
+  };
+  std::optional<unsigned> nextPieceOps(const TriggerSite &S,
+                                       const SiteContext &C);
+  /// The launches of \p Scope in post-order, once per scope: every site of
+  /// a scope scans the same list (a function with thousands of sites would
+  /// walk its body thousands of times).
+  const std::vector<Launch> &launchesIn(const clang::Stmt *Scope,
+                                        const FunctionNode &Fn);
+
+  clang::ASTContext &Ctx;
+  const ApiModel &Api;
+  const RegionModel &Regions;
+  ShapeOf RegionOf;
+  llvm::DenseMap<const clang::Stmt *, std::vector<Launch>> LaunchesIn;
+};
+
+} // namespace seam
+
+#endif

@@ -1,0 +1,213 @@
+//===- RunCounts.cpp - How many times a line runs -----------------------===//
+#include "Cost/RunCounts.h"
+
+using namespace clang;
+
+namespace seam {
+
+std::optional<double> tripOf(const LoopInfo *L, ASTContext &Ctx,
+                             const TripHints *Trips,
+                             const ParamValues *Params) {
+  return L->S ? constantTripCount(L->S, Ctx, Params, Trips) : std::nullopt;
+}
+
+Executions executionsOf(const std::vector<LoopVisit> &Loops,
+                        const Frequency &PerCall, ASTContext &Ctx,
+                        const TripHints *Trips) {
+  Executions X;
+  X.Innermost = Loops.empty() ? PerCall : Loops.front().Freq;
+  if (!Loops.empty())
+    X.Innermost.multiply(PerCall);
+  X.Counted = !X.Innermost.everyTime();
+  double Iter = 1, Total = PerCall.PerIteration;
+  bool Known = true;
+  for (const LoopVisit &V : Loops) {
+    X.Repeats |= !V.Freq.OncePerLoop;
+    std::optional<double> T = tripOf(V.Loop, Ctx, Trips);
+    if (!T) {
+      Known = false;
+      continue;
+    }
+    Iter *= *T;
+    // Once per run of this loop, whatever its trips.
+    Total *= V.Freq.OncePerLoop ? 1 : *T * V.Freq.PerIteration;
+  }
+  if (Known && !Loops.empty()) {
+    X.Iterations = Iter;
+    X.Total = Total;
+  }
+  return X;
+}
+
+ProgramRuns::ProgramRuns(const RegionModel &Regions, ASTContext &Ctx,
+                         const TripHints *Trips)
+    : Regions(Regions), Ctx(Ctx), Trips(Trips), Nodes(Regions.functions()),
+      Callers(Nodes.size()), State(Nodes.size(), Unvisited),
+      RegionState(Nodes.size(), Unvisited), Memo(Nodes.size()),
+      RegionMemo(Nodes.size()) {
+  for (unsigned I = 0; I < Nodes.size(); ++I) {
+    const std::vector<CallSite> &Calls = Nodes[I].Calls;
+    for (unsigned C = 0; C < Calls.size(); ++C) {
+      // `f(x)` after `auto f = compile(g)` is an edge to g, through f
+      // and through compile(...); when the TU also has the body of what
+      // f calls directly (compile()'s closure), that body's call of g is
+      // counted instead, not all of them.
+      if (!Calls[C].Through.empty() &&
+          llvm::any_of(Calls, [&](const CallSite &O) {
+            return O.Site == Calls[C].Site && O.Through.empty() &&
+                   O.Callee != Calls[C].Callee && !O.IsLambdaDefinition;
+          }))
+        continue;
+      // One call reaches its callee once, however many ways the TU
+      // explains it: with compile() in a system header (its closure's
+      // body not parsed), `f(x)` resolves to g through the holder and
+      // through compile(...) both.
+      if (!Calls[C].Through.empty() &&
+          llvm::any_of(
+              llvm::ArrayRef(Calls).take_front(C), [&](const CallSite &O) {
+                return O.Site == Calls[C].Site && O.Callee == Calls[C].Callee &&
+                       !O.IsLambdaDefinition;
+              }))
+        continue;
+      Callers[Calls[C].Callee].push_back({I, C});
+    }
+  }
+}
+
+/// Runs of \p Site per call of its function \p Node (whose parameters
+/// have \p Params, when known).
+std::optional<RunCount> ProgramRuns::perCall(unsigned Node, const Stmt *Site,
+                                             SourceLocation Loc,
+                                             const ParamValues *Params) const {
+  const FunctionNode &N = Nodes[Node];
+  const CFGBlock *B = N.Flow && Site ? N.Flow->blockOf(Site) : nullptr;
+  if (B && !N.Flow->reachable(B))
+    return RunCount{0, false};
+  RunCount C{1, false};
+  std::vector<LoopVisit> Loops = Regions.loopsAt(Node, Site, Loc);
+  for (const LoopVisit &V : Loops) {
+    C.Bound |= !V.Freq.Uncounted.empty();
+    if (V.Freq.OncePerLoop) {
+      // A test of the counter runs once; a `break` after it, at most once.
+      C.Bound |= !V.Freq.OnceWhy.empty();
+      continue;
+    }
+    std::optional<double> T = tripOf(V.Loop, Ctx, Trips, Params);
+    if (!T)
+      return std::nullopt;
+    C.N *= *T * V.Freq.PerIteration;
+  }
+  // The guards outside every loop: on the site, or on its outermost loop.
+  const CFGBlock *Outer = B;
+  if (!Loops.empty())
+    Outer = Loops.back().Loop->Natural ? Loops.back().Loop->Natural->Header
+                                       : nullptr;
+  if (N.Flow && Outer) {
+    Frequency F = frequencyOf(*N.Flow, Outer, nullptr, Ctx);
+    C.Bound |= !F.Uncounted.empty();
+    C.N *= F.PerIteration;
+  }
+  return C;
+}
+
+/// Calls of function \p Node in one run of the program; with \p InRegion,
+/// only those made inside a compiled region (a helper called from a
+/// region and from plain code breaks only in the first).
+std::optional<RunCount> ProgramRuns::of(unsigned Node, bool InRegion) {
+  std::vector<Visit> &State = InRegion ? RegionState : this->State;
+  std::vector<std::optional<RunCount>> &Memo =
+      InRegion ? RegionMemo : this->Memo;
+  if (State[Node] == Done)
+    return Memo[Node];
+  if (State[Node] == InProgress)
+    return std::nullopt; // recursion
+  if (InRegion && Nodes[Node].IsRegionRoot)
+    return of(Node, false);
+  State[Node] = InProgress;
+  std::optional<RunCount> Total;
+  if (Nodes[Node].FD->isMain()) {
+    State[Node] = Done;
+    return Memo[Node] = RunCount{InRegion ? 0.0 : 1.0, false};
+  }
+  for (auto [Caller, Call] : Callers[Node]) {
+    const CallSite &CS = Nodes[Caller].Calls[Call];
+    if (CS.IsLambdaDefinition && CS.IteratedBy.empty())
+      continue; // defining a lambda does not run it
+    // A caller nothing in the TU calls (compile()'s closure, invoked by
+    // the std::function holding it) adds nothing when the callee has
+    // callers that are counted (the holder's call resolves to it).
+    if (Callers[Caller].empty() && !Nodes[Caller].FD->isMain() &&
+        llvm::any_of(Callers[Node], [&](std::pair<unsigned, unsigned> O) {
+          return !Nodes[O.first].Calls[O.second].IsLambdaDefinition &&
+                 (!Callers[O.first].empty() || Nodes[O.first].FD->isMain());
+        }))
+      continue;
+    std::optional<RunCount> Outer =
+        CS.IteratedBy.empty() ? of(Caller, InRegion) : std::nullopt;
+    std::optional<RunCount> Per =
+        Outer ? perCall(Caller, CS.Site, CS.Loc) : std::nullopt;
+    std::optional<RunCount> Via =
+        Per ? RunCount{Outer->N * Per->N, Outer->Bound || Per->Bound}
+            : std::optional<RunCount>();
+    // A loop bounded by a parameter (`for (i = 0; i < n; ++i)`): count
+    // it at each call of the caller, with that call's constant arguments.
+    if (Outer && !Per)
+      Via = throughCallers(Caller, CS, InRegion);
+    if (!Via) {
+      Total.reset();
+      break;
+    }
+    if (!Total)
+      Total = RunCount{0, false};
+    Total->N += Via->N;
+    Total->Bound |= Via->Bound;
+  }
+  State[Node] = Done;
+  Memo[Node] = Total;
+  return Total;
+}
+
+/// Runs of the call \p CS in \p Fn, summed over the calls of \p Fn, each
+/// with its constant arguments bound to \p Fn's parameters.
+std::optional<RunCount>
+ProgramRuns::throughCallers(unsigned Fn, const CallSite &CS, bool InRegion) {
+  const FunctionDecl *FD = Nodes[Fn].FD;
+  if (FD->param_empty() || Nodes[Fn].IsRegionRoot || FD->isMain())
+    return std::nullopt;
+  std::optional<RunCount> Total;
+  for (auto [Caller, Call] : Callers[Fn]) {
+    const CallSite &In = Nodes[Caller].Calls[Call];
+    if (In.IsLambdaDefinition)
+      continue;
+    const auto *CE = dyn_cast_or_null<CallExpr>(In.Site);
+    if (!CE || !In.IteratedBy.empty())
+      return std::nullopt;
+    // A member operator call passes the object first.
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+    ParamValues Params;
+    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+      if (I + Shift >= CE->getNumArgs())
+        break;
+      Expr::EvalResult R;
+      const Expr *Arg = CE->getArg(I + Shift);
+      if (!Arg->isValueDependent() && Arg->EvaluateAsInt(R, Ctx))
+        if (std::optional<int64_t> V = R.Val.getInt().tryExtValue())
+          Params[FD->getParamDecl(I)] = *V;
+    }
+    std::optional<RunCount> Outer = of(Caller, InRegion);
+    std::optional<RunCount> Calls =
+        Outer ? perCall(Caller, In.Site, In.Loc) : std::nullopt;
+    std::optional<RunCount> Per =
+        Calls ? perCall(Fn, CS.Site, CS.Loc, &Params) : std::nullopt;
+    if (!Per)
+      return std::nullopt;
+    if (!Total)
+      Total = RunCount{0, false};
+    Total->N += Outer->N * Calls->N * Per->N;
+    Total->Bound |= Outer->Bound || Calls->Bound || Per->Bound;
+  }
+  return Total;
+}
+
+} // namespace seam

@@ -1,0 +1,84 @@
+//===- RunCounts.h - How many times a line runs -------------------------===//
+//
+// Internal to lib/Cost: trip counts, executions per loop iteration and per
+// call, and runs in one run of the program, counted from main() ("Execution
+// counts" in docs/cost-model.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_COST_RUNCOUNTS_H
+#define SEAM_COST_RUNCOUNTS_H
+
+#include "Cost/OpModel.h"
+#include "Flow/ExecCount.h"
+#include "Regions/RegionModel.h"
+
+#include <optional>
+#include <vector>
+
+namespace seam {
+
+/// The constant trip count of loop \p L, when it has one.
+std::optional<double> tripOf(const LoopInfo *L, clang::ASTContext &Ctx,
+                             const TripHints *Trips,
+                             const ParamValues *Params = nullptr);
+
+/// How many times a site runs, from the loops around it (innermost first)
+/// and how often it runs per iteration of each.
+struct Executions {
+  Frequency Innermost;  ///< per iteration of the innermost loop, or call
+  bool Counted = false; ///< some guard or break changes the count
+  bool Repeats = false; ///< runs more than once per program run
+  std::optional<double> Iterations; ///< product of the loops' trip counts
+  std::optional<double> Total;      ///< expected executions in all
+};
+
+Executions executionsOf(const std::vector<LoopVisit> &Loops,
+                        const Frequency &PerCall, clang::ASTContext &Ctx,
+                        const TripHints *Trips);
+
+/// How many times code runs in one run of the program.
+struct RunCount {
+  double N = 0;
+  bool Bound = false; ///< an uncounted guard was taken as true: at most N
+};
+
+/// Counts runs from main(), which runs once, along every call edge of the
+/// TU: a function runs as often as all its callers' calls of it together.
+/// Unknown (nullopt) when a chain of callers does not reach main, a loop on
+/// it has no constant trip count, a loop function (std::for_each) runs it,
+/// or the calls recurse.
+class ProgramRuns {
+public:
+  ProgramRuns(const RegionModel &Regions, clang::ASTContext &Ctx,
+              const TripHints *Trips);
+
+  /// Runs of \p Site per call of its function \p Node (whose parameters
+  /// have \p Params, when known).
+  std::optional<RunCount> perCall(unsigned Node, const clang::Stmt *Site,
+                                  clang::SourceLocation Loc,
+                                  const ParamValues *Params = nullptr) const;
+
+  /// Calls of function \p Node in one run of the program; with \p InRegion,
+  /// only those made inside a compiled region (a helper called from a
+  /// region and from plain code breaks only in the first).
+  std::optional<RunCount> of(unsigned Node, bool InRegion = false);
+
+private:
+  /// Runs of the call \p CS in \p Fn, summed over the calls of \p Fn, each
+  /// with its constant arguments bound to \p Fn's parameters.
+  std::optional<RunCount> throughCallers(unsigned Fn, const CallSite &CS,
+                                         bool InRegion);
+
+  enum Visit : uint8_t { Unvisited, InProgress, Done };
+  const RegionModel &Regions;
+  clang::ASTContext &Ctx;
+  const TripHints *Trips;
+  const std::vector<FunctionNode> &Nodes;
+  std::vector<std::vector<std::pair<unsigned, unsigned>>> Callers;
+  std::vector<Visit> State, RegionState;
+  std::vector<std::optional<RunCount>> Memo, RegionMemo;
+};
+
+} // namespace seam
+
+#endif
