@@ -68,13 +68,10 @@ namespace {
 class %sRule : public Rule {
 public:
   const RuleInfo &info() const override {
-    static const RuleInfo Info = withTraits(
-        {"%s", "%s", "%s",
-         "FIXME: what it finds and why it costs (one paragraph; the page "
-         "docs/rules/%s.md says it in full).",
-         "FIXME: how to fix it. See docs/rules/%s.md.", Level::Warning,
-         /*Selectable=*/true, ""},
-        Hazard::HostSync, /*Validated=*/false);
+    // Its prose is docs/rules/%s.md.
+    static const RuleInfo Info =
+        withTraits({"%s", "%s", "%s", Level::Warning, /*Selectable=*/true},
+                   Hazard::HostSync, /*Validated=*/false);
     return Info;
   }
 
@@ -100,8 +97,8 @@ const Rule &%s() {
 }
 
 } // namespace seam
-""" % (title, rule_id, rule_id, pascal, rule_id, pascal, summary, rule_id,
-       rule_id, rule_id[len("seam-"):].replace("-", " "), func, pascal))
+""" % (title, rule_id, rule_id, pascal, rule_id, rule_id, pascal, summary,
+       rule_id[len("seam-"):].replace("-", " "), func, pascal))
 
 edit("lib/Rules/Registry.cpp", "// One line per rule, defined in lib/Rules/<rule id>.cpp.\n",
      "const Rule &%s(); // %s.cpp\n" % (func, rule_id))
@@ -124,6 +121,18 @@ FIXME: what the device and the host do, in the cost model's terms
 ## How to fix
 
 FIXME: the rewrite, and when to silence it with `// NOLINT(%s)`.
+
+## Before
+
+```cpp
+FIXME: code this rule reports
+```
+
+## After
+
+```cpp
+FIXME: the same code, fixed
+```
 """ % (rule_id, summary, rule_id))
 create("test/%s/%s.cpp" % (rule_id, rule_id), """// %s
 // RUN: %%seam check %%s --checks='-*,%s' -- %%mock | FileCheck %%s --implicit-check-not='[seam-'

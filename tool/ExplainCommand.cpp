@@ -32,11 +32,10 @@ public:
       return usageError("unknown rule '" + RuleId +
                             "' (known: " + knownRules() + ")",
                         "explain ");
+    // The rule's docs page is its description (docs/rules/<id>.md).
     std::cout << R->Id << " (default: " << levelName(R->DefaultLevel) << ")\n\n"
               << R->ShortDescription << "\n\n"
-              << R->FullDescription << "\n\nHow to fix: " << R->Help << "\n";
-    if (!R->Example.empty())
-      std::cout << "\n" << R->Example << "\n";
+              << ruleDocText(R->Id) << "\n";
     std::cout << "\nDocs: docs/rules/" << R->Id << ".md (" << ruleDocUri(R->Id)
               << ")\n";
     return 0;

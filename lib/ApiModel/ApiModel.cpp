@@ -60,7 +60,7 @@ static void fill(llvm::StringSet<> &Set, const std::vector<std::string> &V) {
     Set.insert(S);
 }
 
-ApiModel::ApiModel(RulePack P) : Pack(std::move(P)) {
+ApiIndex::ApiIndex(RulePack P) : Pack(std::move(P)) {
   fill(Tensor, Pack.TensorTypes);
   fill(DeviceLike, Pack.DeviceLikeTypes);
   fill(HostRecord, Pack.HostRecordTypes);
@@ -102,7 +102,6 @@ ApiModel::ApiModel(RulePack P) : Pack(std::move(P)) {
       ConversionRules.push_back(&R);
     HasEffects |= R.Does != Effect::None;
   }
-  ScopeCaches.resize(ScopeSets.size());
   for (const auto &N : Pack.HostDeviceNames)
     DeviceNames[N] = Residency::Host;
   for (const auto &N : Pack.DeviceDeviceNames)
@@ -127,6 +126,13 @@ ApiModel::ApiModel(RulePack P) : Pack(std::move(P)) {
     }
   }
 }
+
+ApiModel::ApiModel(std::shared_ptr<const ApiIndex> Index)
+    : Index(std::move(Index)), Ix(*this->Index),
+      ScopeCaches(Ix.ScopeSets.size()) {}
+
+ApiModel::ApiModel(RulePack Pack)
+    : ApiModel(std::make_shared<const ApiIndex>(std::move(Pack))) {}
 
 bool ApiModel::recordMatches(
     const CXXRecordDecl *RD, const llvm::StringSet<> &Names,
@@ -166,7 +172,7 @@ bool ApiModel::typeMatches(
 }
 
 bool ApiModel::isTensorType(QualType T) const {
-  return typeMatches(T, Tensor, TensorCache);
+  return typeMatches(T, Ix.Tensor, TensorCache);
 }
 
 bool ApiModel::isDeviceLikeType(QualType T) const {
@@ -174,8 +180,8 @@ bool ApiModel::isDeviceLikeType(QualType T) const {
     return false;
   QualType C = T.getNonReferenceType().getCanonicalType();
   if (const auto *ET = C->getAs<EnumType>())
-    return DeviceLike.contains(qualifiedName(ET->getDecl()));
-  if (typeMatches(T, DeviceLike, DeviceCache))
+    return Ix.DeviceLike.contains(qualifiedName(ET->getDecl()));
+  if (typeMatches(T, Ix.DeviceLike, DeviceCache))
     return true;
   // An alias names a device type too: `using StreamOrDevice =
   // std::variant<...>`.
@@ -183,7 +189,7 @@ bool ApiModel::isDeviceLikeType(QualType T) const {
     if (const auto *ET = dyn_cast<ElaboratedType>(Ty)) {
       Ty = ET->getNamedType().getTypePtr();
     } else if (const auto *TT = dyn_cast<TypedefType>(Ty)) {
-      if (DeviceLike.contains(qualifiedName(TT->getDecl())))
+      if (Ix.DeviceLike.contains(qualifiedName(TT->getDecl())))
         return true;
       Ty = TT->getDecl()->getUnderlyingType().getTypePtr();
     } else {
@@ -199,7 +205,7 @@ bool ApiModel::isHostRecordType(QualType T) const {
   T = T.getNonReferenceType();
   if (T->isPointerType())
     T = T->getPointeeType();
-  return typeMatches(T, HostRecord, HostCache);
+  return typeMatches(T, Ix.HostRecord, HostCache);
 }
 
 bool ApiModel::mentionsTensor(QualType T) const {
@@ -225,8 +231,8 @@ bool ApiModel::mentionsTensor(QualType T) const {
 }
 
 bool ApiModel::isModuleClass(const CXXRecordDecl *RD) const {
-  return recordMatches(RD, Module, ModuleCache) ||
-         recordMatches(RD, Holder, HolderCache);
+  return recordMatches(RD, Ix.Module, ModuleCache) ||
+         recordMatches(RD, Ix.Holder, HolderCache);
 }
 
 const CXXRecordDecl *ApiModel::moduleHolderTarget(QualType T) const {
@@ -239,7 +245,7 @@ const CXXRecordDecl *ApiModel::moduleHolderTarget(QualType T) const {
   // Walk to the holder base (user holders derive from ModuleHolder<Impl>).
   while (RD) {
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD)) {
-      if (Holder.contains(qualifiedName(Spec->getSpecializedTemplate()))) {
+      if (Ix.Holder.contains(qualifiedName(Spec->getSpecializedTemplate()))) {
         const auto &Args = Spec->getTemplateArgs();
         if (Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Type)
           return Args[0].getAsType()->getAsCXXRecordDecl();
@@ -270,7 +276,7 @@ bool ApiModel::isLibraryDecl(const Decl *D) const {
   llvm::StringRef P(Path);
   if (P == "std" || P.starts_with("std::"))
     return true;
-  for (const auto &Entry : LibNs) {
+  for (const auto &Entry : Ix.LibNs) {
     llvm::StringRef E = Entry.getKey();
     if (P == E || (P.starts_with(E) && P.substr(E.size()).starts_with("::")))
       return true;
@@ -279,30 +285,32 @@ bool ApiModel::isLibraryDecl(const Decl *D) const {
 }
 
 bool ApiModel::isFactory(llvm::StringRef N) const {
-  return Factory.contains(N);
+  return Ix.Factory.contains(N);
 }
 bool ApiModel::isLikeFactory(llvm::StringRef N) const {
-  return LikeFactory.contains(N);
+  return Ix.LikeFactory.contains(N);
 }
 bool ApiModel::isToHostMethod(llvm::StringRef N) const {
-  return ToHost.contains(N);
+  return Ix.ToHost.contains(N);
 }
 bool ApiModel::isToDeviceMethod(llvm::StringRef N) const {
-  return ToDevice.contains(N);
+  return Ix.ToDevice.contains(N);
 }
 bool ApiModel::isMoveMethod(llvm::StringRef N) const {
-  return Move.contains(N);
+  return Ix.Move.contains(N);
 }
 bool ApiModel::isBoolProducer(llvm::StringRef N) const {
-  return BoolProd.contains(N);
+  return Ix.BoolProd.contains(N);
 }
 bool ApiModel::isBoolDtypeName(llvm::StringRef N) const {
-  return BoolDtype.contains(N);
+  return Ix.BoolDtype.contains(N);
 }
-bool ApiModel::isMetadata(llvm::StringRef N) const { return Meta.contains(N); }
+bool ApiModel::isMetadata(llvm::StringRef N) const {
+  return Ix.Meta.contains(N);
+}
 
 std::optional<Residency> ApiModel::deviceName(llvm::StringRef N) const {
-  if (auto It = DeviceNames.find(N); It != DeviceNames.end())
+  if (auto It = Ix.DeviceNames.find(N); It != Ix.DeviceNames.end())
     return It->second;
   return std::nullopt;
 }
@@ -318,7 +326,7 @@ std::optional<Residency> ApiModel::deviceString(llvm::StringRef S) const {
 bool ApiModel::isRegionAnnotated(const FunctionDecl *FD) const {
   for (const FunctionDecl *R : FD->redecls())
     for (const auto *A : R->specific_attrs<AnnotateAttr>())
-      if (Annot.contains(A->getAnnotation()))
+      if (Ix.Annot.contains(A->getAnnotation()))
         return true;
   if (const FunctionDecl *P = FD->getTemplateInstantiationPattern())
     if (P != FD)
@@ -327,16 +335,16 @@ bool ApiModel::isRegionAnnotated(const FunctionDecl *FD) const {
 }
 
 bool ApiModel::isCompileFunction(const FunctionDecl *FD) const {
-  return FD && Compile.contains(qualifiedName(FD));
+  return FD && Ix.Compile.contains(qualifiedName(FD));
 }
 
 bool ApiModel::isLoopFunction(const FunctionDecl *FD) const {
-  return FD && LoopFn.contains(qualifiedName(FD));
+  return FD && Ix.LoopFn.contains(qualifiedName(FD));
 }
 
 bool ApiModel::isHotMethod(const FunctionDecl *FD) const {
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (!MD || !MD->getIdentifier() || !HotMethod.contains(MD->getName()))
+  if (!MD || !MD->getIdentifier() || !Ix.HotMethod.contains(MD->getName()))
     return false;
   return isModuleClass(MD->getParent());
 }
@@ -362,7 +370,7 @@ CaptureEdge ApiModel::captureMarker(const CallExpr *CE) const {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     Cls = qualifiedName(MD->getParent());
   std::string Fn = Cls.empty() ? qualifiedName(FD) : FD->getName().str();
-  for (const CaptureMarker &M : Pack.CaptureSpans) {
+  for (const CaptureMarker &M : Ix.Pack.CaptureSpans) {
     if (M.Class != Cls)
       continue;
     if (M.Begin == Fn)
@@ -374,10 +382,10 @@ CaptureEdge ApiModel::captureMarker(const CallExpr *CE) const {
 }
 
 bool ApiModel::ownTensor(QualType T, const TriggerRule *Rule) const {
-  if (!Rule || RuleScope[Rule->Index] < 0)
+  if (!Rule || Ix.RuleScope[Rule->Index] < 0)
     return isTensorType(T);
-  int S = RuleScope[Rule->Index];
-  return typeMatches(T, ScopeSets[S], ScopeCaches[S]);
+  int S = Ix.RuleScope[Rule->Index];
+  return typeMatches(T, Ix.ScopeSets[S], ScopeCaches[S]);
 }
 
 /// The names a type answers to: each typedef it is spelled through, its
@@ -523,8 +531,8 @@ void ApiModel::candidates(
     // its class apply (`bag(input, offsets)` is `bag->forward(...)`).
     if (Op->getOperator() == OO_Call)
       for (const CXXMethodDecl *Fwd : holderForwards(CE)) {
-        auto MR = MethodRules.find(Fwd->getName());
-        if (MR == MethodRules.end())
+        auto MR = Ix.MethodRules.find(Fwd->getName());
+        if (MR == Ix.MethodRules.end())
           continue;
         for (const TriggerRule *R : MR->second) {
           if ((ReportingOnly && !R->Reports) ||
@@ -542,8 +550,8 @@ void ApiModel::candidates(
     const char *Spelling = getOperatorSpelling(Op->getOperator());
     if (!Spelling)
       return;
-    auto It = OperatorRules.find(Spelling);
-    if (It == OperatorRules.end())
+    auto It = Ix.OperatorRules.find(Spelling);
+    if (It == Ix.OperatorRules.end())
       return;
     M.Spelling = std::string("'") + Spelling + "'";
     M.Loc = Op->getOperatorLoc();
@@ -600,7 +608,7 @@ void ApiModel::candidates(
       return qualifiedName(MD->getParent()) == R->Class;
     };
     if (const auto *CD = dyn_cast<CXXConversionDecl>(MD)) {
-      for (const TriggerRule *R : ConversionRules) {
+      for (const TriggerRule *R : Ix.ConversionRules) {
         if (!Keep(R) || !ClassMatches(R) ||
             !matchesPattern(CD->getConversionType(), R->Name, R))
           continue;
@@ -618,8 +626,8 @@ void ApiModel::candidates(
     }
     if (!MD->getIdentifier())
       return;
-    auto It = MethodRules.find(MD->getName());
-    if (It == MethodRules.end())
+    auto It = Ix.MethodRules.find(MD->getName());
+    if (It == Ix.MethodRules.end())
       return;
     M.Object = Obj;
     M.Spelling = "'." + MD->getName().str() + "()'";
@@ -636,8 +644,8 @@ void ApiModel::candidates(
     }
     return;
   }
-  auto It = FunctionRules.find(qualifiedName(FD));
-  if (It == FunctionRules.end())
+  auto It = Ix.FunctionRules.find(qualifiedName(FD));
+  if (It == Ix.FunctionRules.end())
     return;
   M.Spelling = "'" + FD->getNameAsString() + "()'";
   const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
@@ -672,7 +680,7 @@ std::optional<TriggerMatch> ApiModel::matchTrigger(const CallExpr *CE) const {
 
 Effect ApiModel::materialises(const CallExpr *CE) const {
   Effect Found = Effect::None;
-  if (!HasEffects)
+  if (!Ix.HasEffects)
     return Found; // asked at every call of every walk
   candidates(CE, /*ReportingOnly=*/false,
              [&](const TriggerRule &R, const TriggerMatch &) {
@@ -690,21 +698,21 @@ void ApiModel::forEachMatchedRule(
 }
 
 bool ApiModel::isDeviceFactory(llvm::StringRef N) const {
-  return DeviceFactory.contains(N);
+  return Ix.DeviceFactory.contains(N);
 }
 
 bool ApiModel::isTransform(const FunctionDecl *FD) const {
-  return FD && Transform.contains(qualifiedName(FD));
+  return FD && Ix.Transform.contains(qualifiedName(FD));
 }
 
 std::optional<Residency>
 ApiModel::constructed(const CXXConstructExpr *CE) const {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
-  if (!Ctor || Pack.Constructors.empty())
+  if (!Ctor || Ix.Pack.Constructors.empty())
     return std::nullopt;
   std::string Cls = qualifiedName(Ctor->getParent());
   llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
-  for (const ConstructorRule &R : Pack.Constructors)
+  for (const ConstructorRule &R : Ix.Pack.Constructors)
     if (R.Class == Cls && overloadMatches(Ctor, Args, R.Overload, nullptr))
       return R.OnDevice ? Residency::Device : Residency::Host;
   return std::nullopt;
@@ -712,23 +720,23 @@ ApiModel::constructed(const CXXConstructExpr *CE) const {
 
 const Expr *ApiModel::placementDefault(const CallExpr *CE) const {
   const FunctionDecl *FD = CE->getDirectCallee();
-  if (!FD || DefaultCalls.empty())
+  if (!FD || Ix.DefaultCalls.empty())
     return nullptr;
-  auto It = DefaultCalls.find(qualifiedName(FD));
-  if (It == DefaultCalls.end() ||
+  auto It = Ix.DefaultCalls.find(qualifiedName(FD));
+  if (It == Ix.DefaultCalls.end() ||
       static_cast<unsigned>(It->second->Arg) >= CE->getNumArgs())
     return nullptr;
   return CE->getArg(It->second->Arg);
 }
 
 const Expr *ApiModel::placementScope(const VarDecl *VD) const {
-  if (DefaultScopes.empty() || !VD->getInit())
+  if (Ix.DefaultScopes.empty() || !VD->getInit())
     return nullptr;
   const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
   if (!RD)
     return nullptr;
-  auto It = DefaultScopes.find(qualifiedName(RD));
-  if (It == DefaultScopes.end())
+  auto It = Ix.DefaultScopes.find(qualifiedName(RD));
+  if (It == Ix.DefaultScopes.end())
     return nullptr;
   const auto *CE = dyn_cast<CXXConstructExpr>(stripValue(VD->getInit()));
   if (!CE || static_cast<unsigned>(It->second->Arg) >= CE->getNumArgs())
@@ -737,13 +745,13 @@ const Expr *ApiModel::placementScope(const VarDecl *VD) const {
 }
 
 std::optional<OpClass> ApiModel::opClass(llvm::StringRef Name) const {
-  if (auto It = Ops.find(Name); It != Ops.end())
+  if (auto It = Ix.Ops.find(Name); It != Ix.Ops.end())
     return It->second;
   return std::nullopt;
 }
 
 std::optional<double> ApiModel::dtypeBytes(llvm::StringRef Name) const {
-  if (auto It = Dtypes.find(Name); It != Dtypes.end())
+  if (auto It = Ix.Dtypes.find(Name); It != Ix.Dtypes.end())
     return It->second;
   return std::nullopt;
 }

@@ -2,8 +2,9 @@
 //
 // The only place where analysis code meets tensor-API facts: every stage
 // asks the ApiModel ("is this a tensor?", "does this call synchronize?")
-// instead of comparing names itself. Build one per run from the merged
-// rule packs; it is cheap to query and caches per-declaration answers.
+// instead of comparing names itself. An ApiIndex is built once per set of
+// merged packs and shared; an ApiModel over it is made per translation
+// unit and caches per-declaration answers for that AST.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEAM_APIMODEL_APIMODEL_H
@@ -19,6 +20,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/GlobPattern.h"
+#include <memory>
 #include <optional>
 
 namespace seam {
@@ -33,11 +35,47 @@ struct TriggerMatch {
 
 enum class CaptureEdge { None, Begin, End };
 
+/// The rule packs' facts, prepared once for lookup: immutable once built,
+/// shared by every thread and translation unit of a run.
+class ApiIndex {
+public:
+  explicit ApiIndex(RulePack Pack);
+  const RulePack &pack() const { return Pack; }
+
+private:
+  friend class ApiModel;
+  RulePack Pack;
+  llvm::StringSet<> Tensor, DeviceLike, HostRecord, Module, Holder, LibNs;
+  llvm::StringSet<> Factory, LikeFactory, ToHost, ToDevice, Move, BoolProd,
+      BoolDtype, Meta, Annot, Compile, HotMethod, LoopFn, DeviceFactory,
+      Transform;
+  llvm::StringMap<const PlacementDefault *> DefaultCalls, DefaultScopes;
+  /// Tensor types of each distinct rule scope, and each rule's scope (-1:
+  /// every pack's tensors).
+  std::vector<llvm::StringSet<>> ScopeSets;
+  std::vector<int> RuleScope;
+  std::vector<const TriggerRule *> ConversionRules;
+  bool HasEffects = false; ///< some rule materialises (most packs: none)
+  llvm::StringMap<Residency> DeviceNames;
+  llvm::StringMap<OpClass> Ops;
+  llvm::StringMap<double> Dtypes;
+  llvm::StringMap<std::vector<const TriggerRule *>> MethodRules, FunctionRules,
+      OperatorRules;
+};
+
+/// The questions about one translation unit's AST, answered from an
+/// ApiIndex. It caches answers per declaration, so it is made for one AST
+/// and used by one thread (a later AST may reuse a freed declaration's
+/// address): make one per translation unit.
 class ApiModel {
 public:
+  explicit ApiModel(std::shared_ptr<const ApiIndex> Index);
+  /// With an index of its own (one-off questions, tests).
   explicit ApiModel(RulePack Pack);
+  ApiModel(const ApiModel &) = delete;
+  ApiModel &operator=(const ApiModel &) = delete;
 
-  const RulePack &pack() const { return Pack; }
+  const RulePack &pack() const { return Ix.Pack; }
 
   bool isTensorType(clang::QualType T) const;
   bool isDeviceLikeType(clang::QualType T) const;
@@ -120,19 +158,6 @@ public:
   /// Element size of a dtype named in code or in a --shape hint.
   std::optional<double> dtypeBytes(llvm::StringRef Name) const;
 
-  /// Drops the per-declaration caches; called before each new AST, whose
-  /// declarations may reuse a freed one's address. An ApiModel is used by one
-  /// thread at a time.
-  void forgetAST() const {
-    TensorCache.clear();
-    DeviceCache.clear();
-    HostCache.clear();
-    ModuleCache.clear();
-    HolderCache.clear();
-    for (auto &C : ScopeCaches)
-      C.clear();
-  }
-
 private:
   bool overloadMatches(const clang::FunctionDecl *FD, const clang::CallExpr *CE,
                        const OverloadFilter &O, const TriggerRule *Rule) const;
@@ -150,26 +175,12 @@ private:
   typeMatches(clang::QualType T, const llvm::StringSet<> &Names,
               llvm::DenseMap<const clang::CXXRecordDecl *, bool> &Cache) const;
 
-  RulePack Pack;
-  llvm::StringSet<> Tensor, DeviceLike, HostRecord, Module, Holder, LibNs;
-  llvm::StringSet<> Factory, LikeFactory, ToHost, ToDevice, Move, BoolProd,
-      BoolDtype, Meta, Annot, Compile, HotMethod, LoopFn, DeviceFactory,
-      Transform;
-  llvm::StringMap<const PlacementDefault *> DefaultCalls, DefaultScopes;
-  /// Tensor types of each distinct rule scope, and each rule's scope (-1:
-  /// every pack's tensors).
-  std::vector<llvm::StringSet<>> ScopeSets;
-  std::vector<int> RuleScope;
+  std::shared_ptr<const ApiIndex> Index;
+  const ApiIndex &Ix;
+  // Per declaration of this AST.
   mutable std::vector<llvm::DenseMap<const clang::CXXRecordDecl *, bool>>
       ScopeCaches;
   mutable llvm::StringMap<std::optional<llvm::GlobPattern>> Globs;
-  std::vector<const TriggerRule *> ConversionRules;
-  bool HasEffects = false; ///< some rule materialises (most packs: none)
-  llvm::StringMap<Residency> DeviceNames;
-  llvm::StringMap<OpClass> Ops;
-  llvm::StringMap<double> Dtypes;
-  llvm::StringMap<std::vector<const TriggerRule *>> MethodRules, FunctionRules,
-      OperatorRules;
   mutable llvm::DenseMap<const clang::CXXRecordDecl *, bool> TensorCache,
       DeviceCache, HostCache, ModuleCache, HolderCache;
 };

@@ -83,15 +83,15 @@ const std::string &KeyParts::file(const std::string &Path) {
   return It->second;
 }
 
-llvm::Expected<const RulePack *>
+llvm::Expected<std::shared_ptr<const ApiIndex>>
 PackCache::get(const std::vector<std::string> &Paths) {
   std::string Key = llvm::join(Paths, "\n");
   if (auto It = Cache.find(Key); It != Cache.end())
-    return &It->second;
+    return It->second;
   llvm::Expected<RulePack> Merged = loadPacks(Paths);
   if (!Merged)
     return Merged.takeError();
-  return &(Cache[Key] = std::move(*Merged));
+  return Cache[Key] = std::make_shared<const ApiIndex>(std::move(*Merged));
 }
 
 void CheckRun::declare(const std::string &Path) {
@@ -134,8 +134,9 @@ template <typename T> bool take(llvm::Expected<T> V, std::optional<T> &Into) {
 }
 
 /// The --shape, --trips, --header-filter and --exclude-header-filter values.
-bool checkHints(const CheckOptions &Opts, const RulePack &Base) {
-  ApiModel Api(Base);
+bool checkHints(const CheckOptions &Opts,
+                std::shared_ptr<const ApiIndex> Base) {
+  ApiModel Api(std::move(Base));
   ShapeHints CmdHints;
   for (const std::string &S : Opts.Shapes)
     if (auto Err = parseShapeHint(S, Api, CmdHints))
@@ -163,7 +164,7 @@ bool CheckRun::configure() {
     BasePacks = defaultPackPaths(Opts.RulesDir);
   BasePacks.insert(BasePacks.end(), Opts.RulePacks.begin(),
                    Opts.RulePacks.end());
-  llvm::Expected<const RulePack *> Base = Packs.get(BasePacks);
+  llvm::Expected<std::shared_ptr<const ApiIndex>> Base = Packs.get(BasePacks);
   if (!Base)
     return bad(llvm::toString(Base.takeError()));
   R.RulePacks = BasePacks;
@@ -194,7 +195,7 @@ bool CheckRun::configure() {
   ProfilesDir = profilesDir(Opts.RulesDir);
   if (std::string Err; !profileFor(Opts.Profile, Err))
     return bad(Err);
-  if (!checkHints(Opts, **Base))
+  if (!checkHints(Opts, *Base))
     return false;
   if (!Opts.LineFilterJson.empty()) {
     std::optional<LineFilter> LF;

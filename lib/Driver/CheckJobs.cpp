@@ -55,7 +55,7 @@ std::optional<std::string> setAnalysis(Job &J, const FileConfig &C,
     if (auto E = llvm::GlobPattern::create(G); !E && !Bad)
       Bad = "invalid region pattern '" + G +
             "': " + llvm::toString(E.takeError());
-  ApiModel Api(*J.Pack);
+  ApiModel Api(J.Index);
   for (auto &[Name, Count] : Eff.Trips)
     if (auto E = parseTripHint(Name + "=" + Count, J.Cost.Trips); E && !Bad)
       Bad = "invalid Trips entry '" + Name + ": " + Count + "': " + *E;
@@ -114,7 +114,7 @@ void CheckRun::planJobs() {
       declare(P);
     std::vector<std::string> PackPaths = BasePacks;
     PackPaths.insert(PackPaths.end(), C->Rules.begin(), C->Rules.end());
-    llvm::Expected<const RulePack *> Pack = Packs.get(PackPaths);
+    llvm::Expected<std::shared_ptr<const ApiIndex>> Pack = Packs.get(PackPaths);
     std::string Err;
     const DeviceProfile *Prof = nullptr;
     if (!Pack) {
@@ -122,7 +122,7 @@ void CheckRun::planJobs() {
     } else if (!(Prof = profileFor(*Eff.Profile, Err))) {
       Bad(C->path() + ": " + Err);
     } else {
-      J.Pack = *Pack;
+      J.Index = *Pack;
       J.Cost.Profile = *Prof;
       if (std::optional<std::string> E = setAnalysis(J, *C, Eff, Opts))
         Bad(C->path() + ": " + *E);

@@ -21,6 +21,7 @@
 #ifndef SEAM_DRIVER_CHECKRUN_H
 #define SEAM_DRIVER_CHECKRUN_H
 
+#include "ApiModel/ApiModel.h"
 #include "Driver/Baseline.h"
 #include "Driver/CheckCommand.h"
 #include "Driver/Config.h"
@@ -59,7 +60,8 @@ FileConfig effectiveConfig(const FileConfig &C, const CheckOptions &Opts);
 struct Job {
   std::string File;
   std::vector<clang::tooling::CompileCommand> Commands;
-  const RulePack *Pack = nullptr;
+  /// The merged packs, shared by the jobs with the same list of packs.
+  std::shared_ptr<const ApiIndex> Index;
   CostOptions Cost;
   AnalysisOptions Analysis;
   ResultFilter Filter;
@@ -87,13 +89,14 @@ private:
   std::map<std::string, std::string> Files;
 };
 
-/// Merged rule packs, one per distinct list of pack paths.
+/// Merged rule packs, indexed once per distinct list of pack paths.
 class PackCache {
 public:
-  llvm::Expected<const RulePack *> get(const std::vector<std::string> &Paths);
+  llvm::Expected<std::shared_ptr<const ApiIndex>>
+  get(const std::vector<std::string> &Paths);
 
 private:
-  std::map<std::string, RulePack> Cache;
+  std::map<std::string, std::shared_ptr<const ApiIndex>> Cache;
 };
 
 /// A precompiled preamble shared by files that begin alike, or holding the

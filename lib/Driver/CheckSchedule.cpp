@@ -49,7 +49,7 @@ void CheckRun::runAll(size_t N, const std::function<void(size_t)> &Fn) {
 /// files the parse read to \p Read.
 void CheckRun::parseJob(size_t I, Outcome &O, std::vector<std::string> &Read) {
   Job &J = Jobs[I];
-  ApiModel Api(*J.Pack); // its caches are per thread and per AST
+  ApiModel Api(J.Index); // per translation unit: its caches are per AST
   std::vector<std::pair<std::string, std::string>> Deps;
   std::vector<PreambleInput> Inputs;
   bool Analyzed = false;

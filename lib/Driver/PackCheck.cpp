@@ -282,7 +282,7 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
       errorLine(llvm::toString(DB.takeError()));
       return 2;
     }
-    ApiModel Api(Merged);
+    auto Index = std::make_shared<const ApiIndex>(Merged);
     for (const std::string &File : Opts.Against) {
       if (auto Bad = checkSourceFile(**DB, File)) {
         errorLine(*Bad);
@@ -290,7 +290,7 @@ int runPackCheck(const PackCheckOptions &Opts, bool Strict) {
       }
       ParseResult R = parseFile(
           commandsFor(**DB, File), Opts.Frontend, File, [&](ASTContext &Ctx) {
-            Api.forgetAST();
+            ApiModel Api(Index); // per translation unit
             Matcher M(Api, FirstRule, Triggers, Names, Types, Classes);
             M.SMPtr = &Ctx.getSourceManager();
             M.TraverseAST(Ctx);

@@ -496,6 +496,15 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
     return errorExit(
         "--fixed analyzes copies of the sources, which a compile "
         "database does not name: give the compiler flags after --");
+  // -o may not replace a source (nor anything else the run reads).
+  if (!Opts.OutputPath.empty()) {
+    std::vector<std::string> Inputs = Opts.Check.Files;
+    Inputs.insert(Inputs.end(), Opts.Check.RulePacks.begin(),
+                  Opts.Check.RulePacks.end());
+    if (std::optional<std::string> Err =
+            checkOutputPath(Opts.OutputPath, Inputs))
+      return errorExit(*Err + " (from -o)");
+  }
   llvm::SmallString<128> Root;
   if (std::error_code EC =
           llvm::sys::fs::createUniqueDirectory("seam-fixed", Root))

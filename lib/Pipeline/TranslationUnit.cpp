@@ -12,7 +12,6 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
                                   const AnalysisOptions &Opts,
                                   const CostOptions &Cost) {
   TUAnalysis Out;
-  Api.forgetAST(); // its caches are keyed by the previous TU's declarations
   FlowCache Flows(Ctx);
   RegionModel Regions(Ctx, Api, Opts.Regions, Flows);
   std::vector<TriggerSite> Sites =

@@ -52,6 +52,14 @@ std::string ruleDocUri(llvm::StringRef Id);
 bool isWebUri(llvm::StringRef Uri);
 /// The page itself, embedded at build time ("" when it has none).
 llvm::StringRef ruleDocMarkdown(llvm::StringRef Id);
+/// The text of the page's section "## \p Heading", code fences dropped
+/// ("" when it has none).
+std::string ruleDocSection(llvm::StringRef Id, llvm::StringRef Heading);
+/// What the rule finds, in one paragraph of its page.
+std::string ruleDocSummary(llvm::StringRef Id);
+/// The page as plain text for a terminal: its title dropped, each
+/// "## X" heading as "X:", code fences dropped.
+std::string ruleDocText(llvm::StringRef Id);
 
 /// GitHub code scanning keeps this many results of a SARIF run; seam check
 /// and seam merge keep the highest-ranked ones.

@@ -115,7 +115,11 @@ namespace {
 nlohmann::json rulesJson() {
   nlohmann::json Rules = nlohmann::json::array();
   for (const RuleInfo &Rule : ruleCatalog()) {
-    nlohmann::json Help = {{"text", Rule.Help}};
+    // The prose is the rule's docs page (docs/rules/<id>.md).
+    std::string Full = ruleDocSummary(Rule.Id);
+    std::string HowToFix = ruleDocSection(Rule.Id, "How to fix");
+    nlohmann::json Help = {
+        {"text", HowToFix.empty() ? Rule.ShortDescription : HowToFix}};
     if (llvm::StringRef Md = ruleDocMarkdown(Rule.Id); !Md.empty())
       Help["markdown"] = Md.str();
     std::string HelpUri = ruleDocUri(Rule.Id);
@@ -123,7 +127,8 @@ nlohmann::json rulesJson() {
         {{"id", Rule.Id},
          {"name", Rule.Name},
          {"shortDescription", {{"text", Rule.ShortDescription}}},
-         {"fullDescription", {{"text", Rule.FullDescription}}},
+         {"fullDescription",
+          {{"text", Full.empty() ? Rule.ShortDescription : Full}}},
          {"help", Help},
          {"defaultConfiguration", {{"level", sarifLevel(Rule.DefaultLevel)}}},
          {"properties",

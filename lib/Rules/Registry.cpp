@@ -27,12 +27,6 @@ const std::vector<RuleInfo> &ruleCatalog() {
     Compile.Id = rule_ids::CompileError;
     Compile.Name = "ClangDiagnosticError";
     Compile.ShortDescription = "The compiler reported an error.";
-    Compile.FullDescription =
-        "Clang could not compile this translation unit as written. Seam "
-        "still analyzes what Clang recovered, but results near the error "
-        "may be missing; the exit status is 2.";
-    Compile.Help = "Fix the error, or the compile flags (-p, or the flags "
-                   "after '--'), so that the file compiles.";
     Compile.DefaultLevel = Level::Error;
     Compile.Selectable = false;
     Out.push_back(Compile);
@@ -41,12 +35,6 @@ const std::vector<RuleInfo> &ruleCatalog() {
     Nolint.Name = "UnmatchedNolint";
     Nolint.ShortDescription =
         "A NOLINTBEGIN without its NOLINTEND, or the reverse.";
-    Nolint.FullDescription =
-        "As in clang-tidy, a NOLINTBEGIN(checks) comment must be closed by a "
-        "NOLINTEND(checks) comment naming the same checks, later in the same "
-        "file. An unmatched one suppresses nothing.";
-    Nolint.Help = "Add the missing NOLINTEND (or NOLINTBEGIN) with the same "
-                  "check list, or remove the stray comment.";
     Nolint.DefaultLevel = Level::Error;
     Nolint.Selectable = false;
     Out.push_back(Nolint);

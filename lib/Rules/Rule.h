@@ -33,15 +33,13 @@ enum class Hazard {
 struct RuleInfo {
   std::string Id;
   std::string Name; ///< PascalCase, for SARIF
+  /// One line. What it finds, why it costs and how to fix it are in its
+  /// docs page, docs/rules/<id>.md, the one source of its prose.
   std::string ShortDescription;
-  std::string FullDescription;
-  std::string Help;
   Level DefaultLevel;
   /// False for what is always reported and cannot be selected by --checks
   /// (compiler errors, unmatched NOLINT comments).
   bool Selectable = true;
-  /// One before/after example for `seam explain`.
-  std::string Example;
   /// How the cost model prices a finding (docs/cost-model.md): a graph
   /// break by the region's pieces, a host sync by the device's idle time.
   Hazard Is = Hazard::None;

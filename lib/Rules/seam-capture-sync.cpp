@@ -15,33 +15,12 @@ namespace {
 class CaptureSyncRule : public Rule {
 public:
   const RuleInfo &info() const override {
+    // Its prose is docs/rules/seam-capture-sync.md.
     static const RuleInfo Info = withTraits(
         {"seam-capture-sync", "CaptureSync",
          "A synchronization inside a CUDA graph capture span fails the "
          "capture.",
-         "Between capture_begin() and capture_end() every kernel is recorded, "
-         "not run; any operation that needs the device to finish (item(), "
-         "cpu(), printing, nonzero, synchronize) is illegal there and makes "
-         "the capture fail at run time with cudaErrorStreamCaptureUnsupported "
-         "or an invalidated capture.",
-         "Move the read out of the captured span (capture only the device "
-         "work, read results after replay()), or replace it with device-side "
-         "logic. See docs/rules/seam-capture-sync.md.",
-         Level::Error,
-         /*Selectable=*/true,
-         "Before:\n"
-         "  graph.capture_begin();\n"
-         "  auto out = model->forward(x);\n"
-         "  if (out.isnan().any().item<bool>())   // capture fails here\n"
-         "    throw std::runtime_error(\"nan\");\n"
-         "  graph.capture_end();\n"
-         "After:\n"
-         "  graph.capture_begin();\n"
-         "  auto out = model->forward(x);\n"
-         "  auto bad = out.isnan().any();          // a tensor, captured\n"
-         "  graph.capture_end();\n"
-         "  graph.replay();\n"
-         "  if (bad.item<bool>()) throw std::runtime_error(\"nan\");"},
+         Level::Error, /*Selectable=*/true},
         Hazard::HostSync, /*Validated=*/true);
     return Info;
   }

@@ -13,36 +13,12 @@ namespace {
 class GraphBreakRule : public Rule {
 public:
   const RuleInfo &info() const override {
+    // Its prose is docs/rules/seam-graph-break.md.
     static const RuleInfo Info = withTraits(
         {"seam-graph-break", "GraphBreak",
          "A host-value request inside a compiled region cuts the region in "
          "two.",
-         "A compiled region is captured as one graph. A request for a host "
-         "value inside it (a scalar read, a copy to the host, printing, an op "
-         "whose output shape depends on data, an explicit synchronize) stops "
-         "capture: the region is split into two pieces with host code between "
-         "them, and fusion, reordering and memory planning across the cut are "
-         "lost. This happens whether or not the tensor lives on the device.",
-         "Keep the value on the device: replace data-dependent branches with "
-         "torch::where or masking, move reads and prints out of the region "
-         "(return the tensor and read it after the call), or mark the value "
-         "so the region can be split deliberately. See docs/rules/"
-         "seam-graph-break.md.",
-         Level::Warning,
-         /*Selectable=*/true,
-         "Before:\n"
-         "  SEAM_COMPILED torch::Tensor step(torch::Tensor x) {\n"
-         "    auto y = x.relu();\n"
-         "    if (y.max().item<float>() > 1)    // cuts the region in two\n"
-         "      y = y / 2;\n"
-         "    return y.exp();\n"
-         "  }\n"
-         "After:\n"
-         "  SEAM_COMPILED torch::Tensor step(torch::Tensor x) {\n"
-         "    auto y = x.relu();\n"
-         "    y = torch::where(y.max() > 1, y / 2, y);  // stays in the graph\n"
-         "    return y.exp();\n"
-         "  }"},
+         Level::Warning, /*Selectable=*/true},
         Hazard::GraphBreak, /*Validated=*/true);
     return Info;
   }

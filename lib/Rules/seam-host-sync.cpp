@@ -35,34 +35,12 @@ void noteUncounted(const RuleInput &In, std::vector<PathNote> &Notes) {
 class HostSyncRule : public Rule {
 public:
   const RuleInfo &info() const override {
-    static const RuleInfo Info = withTraits(
-        {"seam-host-sync", "HostSync",
-         "A device value is forced to the host on a hot path.",
-         "Reading a device tensor's value on the host (item(), cpu(), "
-         "printing, data-dependent shapes, explicit synchronize) blocks the "
-         "host until the device has drained its queue and copied the value "
-         "back; the device then idles until the host enqueues more work. On "
-         "a hot path (a loop body, a module forward, a compiled region, or "
-         "code called from them) this repeats every step.",
-         "Defer the read: accumulate on the device and read once per epoch or "
-         "every N steps, use torch::where instead of a branch on a value, "
-         "keep masks as tensors instead of indices, and drop synchronize() "
-         "calls that only serve timing. See docs/rules/seam-host-sync.md.",
-         Level::Warning,
-         /*Selectable=*/true,
-         "Before:\n"
-         "  for (auto &batch : *loader) {\n"
-         "    auto loss = step(batch);\n"
-         "    total += loss.item<float>();      // waits every step\n"
-         "  }\n"
-         "After:\n"
-         "  auto total = torch::zeros({}, device);\n"
-         "  for (auto &batch : *loader) {\n"
-         "    auto loss = step(batch);\n"
-         "    total += loss.detach();           // stays on the device\n"
-         "  }\n"
-         "  float mean = total.item<float>() / n;  // one wait per epoch"},
-        Hazard::HostSync, /*Validated=*/true);
+    // Its prose is docs/rules/seam-host-sync.md.
+    static const RuleInfo Info =
+        withTraits({"seam-host-sync", "HostSync",
+                    "A device value is forced to the host on a hot path.",
+                    Level::Warning, /*Selectable=*/true},
+                   Hazard::HostSync, /*Validated=*/true);
     return Info;
   }
 

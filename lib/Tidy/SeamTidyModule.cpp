@@ -47,7 +47,7 @@ struct TidySettings {
 struct SharedAnalysis {
   bool Current = false;
   std::optional<TidySettings> Settings;
-  std::unique_ptr<ApiModel> Api;
+  std::shared_ptr<const ApiIndex> Index;
   std::optional<CostOptions> Cost;
   std::string Error;
   std::vector<Finding> Findings;
@@ -67,7 +67,7 @@ struct SharedAnalysis {
         Error = llvm::toString(Merged.takeError());
         return;
       }
-      Api = std::make_unique<ApiModel>(std::move(*Merged));
+      Index = std::make_shared<const ApiIndex>(std::move(*Merged));
       llvm::Expected<DeviceProfile> Prof =
           loadProfile(S.Profile, profilesDir(S.RulesDir));
       if (!Prof) {
@@ -92,7 +92,8 @@ struct SharedAnalysis {
     llvm::StringRef(S.Regions).split(Globs, ';', -1, false);
     for (llvm::StringRef G : Globs)
       Opts.Regions.RegionGlobs.push_back(G.trim().str());
-    Findings = analyzeTranslationUnit(C, *Api, Opts, *Cost).Findings;
+    ApiModel Api(Index); // per translation unit: its caches are per AST
+    Findings = analyzeTranslationUnit(C, Api, Opts, *Cost).Findings;
   }
 
   void forget() {
