@@ -41,12 +41,12 @@ def create(rel, text):
     print("created  " + rel)
 
 
-def edit(rel, anchor, text):
+def edit(rel, anchor, text, before=False):
     p = path(rel)
     s = open(p, encoding="utf-8").read()
     if anchor not in s:
         sys.exit("add-rule: %s has no '%s' to add after" % (rel, anchor.strip()))
-    s = s.replace(anchor, anchor + text, 1)
+    s = s.replace(anchor, text + anchor if before else anchor + text, 1)
     with open(p, "w", encoding="utf-8") as f:
         f.write(s)
     print("edited   " + rel)
@@ -102,8 +102,8 @@ const Rule &%s() {
 
 edit("lib/Rules/Registry.cpp", "// One line per rule, defined in lib/Rules/<rule id>.cpp.\n",
      "const Rule &%s(); // %s.cpp\n" % (func, rule_id))
-edit("lib/Rules/Registry.cpp", "  static const Rule *const Rules[] = {",
-     "&%s(), " % func)
+edit("lib/Rules/Registry.cpp", "};\n  return Rules;", ", &%s()" % func,
+     before=True)
 edit("lib/CMakeLists.txt", "  Rules/RuleSupport.cpp\n", "  Rules/%s.cpp\n" % rule_id)
 create("docs/rules/%s.md" % rule_id, """# %s
 
@@ -135,14 +135,14 @@ FIXME: the same code, fixed
 ```
 """ % (rule_id, summary, rule_id))
 create("test/%s/%s.cpp" % (rule_id, rule_id), """// %s
-// RUN: %%seam check %%s --checks='-*,%s' -- %%mock | FileCheck %%s --implicit-check-not='[seam-'
+// RUN: not %%seam check %%s --checks='-*,%s' -- %%mock | FileCheck %%s --implicit-check-not='[seam-'
 #include <torch/torch.h>
 
 float loop(torch::Tensor x) {
   float s = 0;
   for (int i = 0; i < 10; ++i)
     s += x.sum().item<float>();
-  // CHECK: :[[@LINE-1]]:16: warning: %s: '.item()' reads 'x.sum()' on the host{{.*}} [%s]
+  // CHECK: :[[@LINE-1]]:18: warning: %s: '.item()' reads 'x.sum()' on the host{{.*}} [%s]
   return s;
 }
 """ % (summary, rule_id, rule_id[len("seam-"):].replace("-", " "), rule_id))
