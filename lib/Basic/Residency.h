@@ -1,4 +1,4 @@
-//===- Residency.h - Where a tensor value lives -----------------------------===//
+//===- Residency.h - Where a tensor value lives ---------------------------===//
 //
 // The residency lattice: None < Host < Unknown < Device. A join takes the
 // most device-ward value, which is also how op results are computed ("the
