@@ -32,8 +32,10 @@ Settings read() {
 } // namespace
 
 const Settings &settings() {
-  static const Settings S = read();
-  return S;
+  // Never destroyed: the exit hook (finishRun) reads it after static
+  // destruction may have begun.
+  static const Settings *S = new Settings(read());
+  return *S;
 }
 
 } // namespace seam::rt::detail
