@@ -17,6 +17,11 @@ public:
     Cmd->add_option("files", Opts.Inputs, "SARIF files to join")->required();
     Cmd->add_option("-o,--output", Opts.OutputPath,
                     "Write the joined SARIF here instead of stdout");
+    Cmd->add_option("--summaries", Opts.Summaries,
+                    "The shards' 'seam check --summaries-out' files: run the "
+                    "project pass over all of them and add the results hot "
+                    "only through a call from another file "
+                    "(docs/whole-project.md)");
     Cmd->add_option("--sarif-category", Opts.SarifCategory,
                     "Set run.automationDetails.id of the joined run");
     return Cmd;

@@ -254,4 +254,102 @@ SummaryRow summaryRowFromJson(const json &J) {
   return R;
 }
 
+static json notesJson(const std::vector<PathNote> &Notes) {
+  json A = json::array();
+  for (const PathNote &N : Notes)
+    A.push_back(toJson(N, JsonDetail::Full));
+  return A;
+}
+
+static PathNote noteFromJson(const json &N) {
+  return {N.at("message").get<std::string>(), pointFromJson(N.at("location")),
+          N.at("kind").get<std::string>() == "call"};
+}
+
+static json toJson(const SummaryCall &C) {
+  return {{"callee", C.Callee},
+          {"location", toJson(C.Where, JsonDetail::Full)},
+          {"calleeName", C.CalleeName},
+          {"through", C.Through},
+          {"virtual", C.Virtual},
+          {"lambdaDefinition", C.LambdaDefinition},
+          {"repeats", C.Repeats},
+          {"loop", toJson(C.Loop, JsonDetail::Full)},
+          {"perIteration", C.PerIteration},
+          {"frequency", C.Frequency},
+          {"args", C.Args}};
+}
+
+static SummaryCall callFromJson(const json &J) {
+  SummaryCall C;
+  C.Callee = J.at("callee").get<std::string>();
+  C.Where = pointFromJson(J.at("location"));
+  C.CalleeName = J.at("calleeName").get<std::string>();
+  C.Through = J.at("through").get<std::string>();
+  C.Virtual = J.at("virtual").get<bool>();
+  C.LambdaDefinition = J.at("lambdaDefinition").get<bool>();
+  C.Repeats = J.at("repeats").get<bool>();
+  C.Loop = noteFromJson(J.at("loop"));
+  C.PerIteration = J.at("perIteration").get<double>();
+  C.Frequency = J.at("frequency").get<std::string>();
+  C.Args = J.at("args").get<std::vector<std::string>>();
+  return C;
+}
+
+json toJson(const TUSummary &S) {
+  json Functions = json::array();
+  for (const SummaryFunction &F : S.Functions) {
+    json Calls = json::array();
+    for (const SummaryCall &C : F.Calls)
+      Calls.push_back(toJson(C));
+    Functions.push_back({{"usr", F.Usr},
+                         {"name", F.Name},
+                         {"location", toJson(F.Where, JsonDetail::Full)},
+                         {"hot", F.Hot},
+                         {"hotPath", notesJson(F.HotPath)},
+                         {"hotReason", F.HotReason},
+                         {"overrides", F.Overrides},
+                         {"calls", std::move(Calls)}});
+  }
+  json Stores = json::array();
+  for (const SummaryStore &St : S.Stores)
+    Stores.push_back({{"holder", St.Holder}, {"function", St.Function}});
+  json Conditional = json::array();
+  for (const ConditionalFinding &C : S.Conditional)
+    Conditional.push_back({{"function", C.Function},
+                           {"param", C.ParamIndex},
+                           {"finding", toJson(C.F, JsonDetail::Full)}});
+  return {{"file", S.File},
+          {"functions", std::move(Functions)},
+          {"stores", std::move(Stores)},
+          {"conditional", std::move(Conditional)}};
+}
+
+TUSummary tuSummaryFromJson(const json &J) {
+  TUSummary S;
+  S.File = J.at("file").get<std::string>();
+  for (const json &FJ : J.at("functions")) {
+    SummaryFunction F;
+    F.Usr = FJ.at("usr").get<std::string>();
+    F.Name = FJ.at("name").get<std::string>();
+    F.Where = pointFromJson(FJ.at("location"));
+    F.Hot = FJ.at("hot").get<bool>();
+    for (const json &N : FJ.at("hotPath"))
+      F.HotPath.push_back(noteFromJson(N));
+    F.HotReason = FJ.at("hotReason").get<std::string>();
+    F.Overrides = FJ.at("overrides").get<std::vector<std::string>>();
+    for (const json &C : FJ.at("calls"))
+      F.Calls.push_back(callFromJson(C));
+    S.Functions.push_back(std::move(F));
+  }
+  for (const json &St : J.at("stores"))
+    S.Stores.push_back({St.at("holder").get<std::string>(),
+                        St.at("function").get<std::string>()});
+  for (const json &C : J.at("conditional"))
+    S.Conditional.push_back({C.at("function").get<std::string>(),
+                             findingFromJson(C.at("finding")),
+                             jsonInteger<int>(C.at("param"))});
+  return S;
+}
+
 } // namespace seam

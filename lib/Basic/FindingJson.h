@@ -14,6 +14,7 @@
 #define SEAM_BASIC_FINDINGJSON_H
 
 #include "Basic/Finding.h"
+#include "Basic/ProjectSummary.h"
 
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -37,6 +38,11 @@ SourcePoint pointFromJson(const nlohmann::json &J);
 Fix fixFromJson(const nlohmann::json &J);
 Finding findingFromJson(const nlohmann::json &J);
 SummaryRow summaryRowFromJson(const nlohmann::json &J);
+
+/// A TU's summary for the project pass, every field (the cache and
+/// `--summaries-out`, docs/whole-project.md).
+nlohmann::json toJson(const TUSummary &S);
+TUSummary tuSummaryFromJson(const nlohmann::json &J);
 
 /// J as the integer type T. Unlike json::get<T>, a float (whose conversion
 /// is undefined when out of T's range) or a value T cannot hold throws

@@ -53,6 +53,7 @@ int analyze(const CheckOptions &Opts, Report &R, bool &InputError,
   Run.lookUpCache();
   Run.planPreambles();
   Run.schedule();
+  Run.crossFiles();
   Run.finish();
   return 0;
 }
@@ -95,7 +96,8 @@ bool outputsAreSafe(const CheckOptions &Opts,
            llvm::sys::fs::equivalent(Opts.WriteBaselinePath, In);
   };
   for (const std::string *Out :
-       {&Opts.OutputPath, &Opts.WriteBaselinePath, &Opts.ExportFixesPath})
+       {&Opts.OutputPath, &Opts.WriteBaselinePath, &Opts.ExportFixesPath,
+        &Opts.SummariesOut})
     if (!Out->empty()) {
       std::vector<std::string> Inputs;
       for (const std::string &In : Known)

@@ -54,6 +54,9 @@ struct CheckOptions {
   bool ListChecks = false, DumpConfig = false, Quiet = false;
   unsigned Jobs = 0; ///< -j; 0 = one per core
   std::string Shard; ///< --shard I/N
+  /// --summaries-out: every file's summary for the project pass, for
+  /// `seam merge --summaries` (docs/whole-project.md).
+  std::string SummariesOut;
   std::string BaselinePath, WriteBaselinePath;
   bool Fix = false;            ///< --fix: apply the fixes in place
   std::string ExportFixesPath; ///< --export-fixes FILE (clang-tidy YAML)

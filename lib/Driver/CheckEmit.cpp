@@ -55,6 +55,20 @@ void CheckRun::emit(size_t I) {
        {&O.Analysis.Findings, &O.Analysis.NolintProblems})
     Batch.insert(Batch.end(), std::make_move_iterator(From->begin()),
                  std::make_move_iterator(From->end()));
+  R.Summary.insert(R.Summary.end(), O.Analysis.Summary.begin(),
+                   O.Analysis.Summary.end());
+  if (Summaries.size() < Jobs.size())
+    Summaries.resize(Jobs.size());
+  // A TU with compile errors joins the project with what it defines, but
+  // its conditional findings (like its fixes) are not trusted.
+  if (O.Analysis.Project && !O.Parse.CompileErrors.empty())
+    O.Analysis.Project->Conditional.clear();
+  Summaries[I] = std::move(O.Analysis.Project);
+  O.Analysis = TUAnalysis();
+  deliver(J, std::move(Batch));
+}
+
+void CheckRun::deliver(const Job &J, std::vector<Finding> Batch) {
   llvm::erase_if(Batch, [&](Finding &F) { return !J.Filter.apply(F); });
   sortAndDedupe(Batch);
   // A header's results come once, with the first file that includes it.
@@ -72,13 +86,10 @@ void CheckRun::emit(size_t I) {
     R.Unfiltered.insert(R.Unfiltered.end(), Batch.begin(), Batch.end());
   if (Accepted)
     R.Baselined += Accepted->filter(Batch, today());
-  R.Summary.insert(R.Summary.end(), O.Analysis.Summary.begin(),
-                   O.Analysis.Summary.end());
   if (OnFile)
     OnFile(Batch);
   R.Findings.insert(R.Findings.end(), std::make_move_iterator(Batch.begin()),
                     std::make_move_iterator(Batch.end()));
-  O.Analysis = TUAnalysis();
 }
 
 void CheckRun::finish() {

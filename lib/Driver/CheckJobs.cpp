@@ -49,6 +49,7 @@ std::optional<std::string> setAnalysis(Job &J, const FileConfig &C,
   std::optional<std::string> Bad;
   J.Cost.AllRegionRows = Opts.AllRegionRows;
   J.Analysis = Opts.Analysis;
+  J.Analysis.Summarize = true; // for the project pass (CheckProject.cpp)
   J.Analysis.Regions.RegionGlobs = Eff.Regions;
   J.Analysis.AssumeHost = Eff.DefaultResidency.value_or("") == "host";
   for (const std::string &G : C.Regions)

@@ -14,6 +14,8 @@
 //                                         analyzed on one thread pool
 //   emit(), finish()  CheckEmit.cpp       results filtered, deduplicated,
 //                                         fingerprinted, in file order
+//   crossFiles()      CheckProject.cpp    the project pass over every file's
+//                                         summary (before finish())
 //
 // Internal to lib/Driver.
 //
@@ -128,6 +130,7 @@ struct CheckRun {
   void lookUpCache();
   void planPreambles();
   void schedule();
+  void crossFiles();
   void finish();
 
   const CheckOptions &Opts;
@@ -194,6 +197,13 @@ struct CheckRun {
   std::map<std::string, std::string> RealPaths;
   const std::string &realFile(const std::string &File);
   void emit(size_t I);
+  /// Filters, deduplicates, fingerprints and hands on \p Batch, results of
+  /// job \p J.
+  void deliver(const Job &J, std::vector<Finding> Batch);
+
+  // crossFiles()
+  /// Each job's summary for the project pass, kept by emit().
+  std::vector<std::optional<TUSummary>> Summaries;
 };
 
 } // namespace seam

@@ -2,7 +2,10 @@
 #include "Driver/Merge.h"
 #include "Basic/InputFile.h"
 
+#include "Basic/FindingJson.h"
+#include "Driver/Baseline.h"
 #include "Driver/Output.h"
+#include "Project/ProjectPass.h"
 #include "Report/Reporters.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -28,8 +31,14 @@ public:
   /// The joined SARIF document; errorExit()s (returns nullopt) when the
   /// files held no run.
   std::optional<json> document(const MergeOptions &Opts);
+  /// Reads the --summaries-out file at \p Path; returns why it cannot.
+  std::optional<std::string> addSummaries(const std::string &Path);
+  /// The project pass over every summary read, its results added.
+  std::optional<std::string> crossFiles();
 
 private:
+  std::optional<std::string> addResult(const std::string &Where,
+                                       json Result);
   std::optional<std::string> addRun(const std::string &Path, json &Run);
   std::optional<std::string> addResults(const std::string &Path, json &Run);
   std::optional<std::string> addProperties(const std::string &Path,
@@ -43,7 +52,51 @@ private:
   bool Success = true;
   int64_t Incomplete = 0, Baselined = 0;
   std::set<std::tuple<std::string, std::string, long, long, std::string>> Seen;
+  std::vector<TUSummary> Summaries;
+  std::string Root; ///< the source root the summaries were written under
 };
+
+std::optional<std::string> Merger::addSummaries(const std::string &Path) {
+  auto Buf = readInputFile(Path, "summaries to merge", MaxDataBytes);
+  if (!Buf)
+    return llvm::toString(Buf.takeError());
+  json Doc = json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(),
+                         nullptr, false);
+  if (Doc.is_discarded() || !Doc.is_object() ||
+      Doc.value("seamSummaries", 0) != 1 || !Doc.contains("files") ||
+      !Doc["files"].is_array())
+    return "'" + Path + "' is not a summaries file of seam check "
+                        "--summaries-out (version 1)";
+  try {
+    std::string R = Doc.value("root", "");
+    if (Root.empty())
+      Root = R;
+    for (const json &F : Doc["files"])
+      Summaries.push_back(tuSummaryFromJson(F));
+  } catch (const json::exception &E) {
+    return "'" + Path + "' holds a malformed summary: " + E.what();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Merger::crossFiles() {
+  if (Summaries.empty())
+    return std::nullopt;
+  if (Out.is_null())
+    return std::nullopt; // document() reports it
+  std::vector<const TUSummary *> All;
+  for (const TUSummary &S : Summaries)
+    All.push_back(&S);
+  std::vector<Finding> Found;
+  for (ProjectFinding &P : runProjectPass(All))
+    Found.push_back(std::move(P.F));
+  assignFingerprints(Found, Root);
+  for (const Finding &F : Found)
+    if (std::optional<std::string> Err =
+            addResult("the project pass's result ", sarifResult(F, Root)))
+      return Err;
+  return std::nullopt;
+}
 
 std::optional<std::string> Merger::addFile(const std::string &Path) {
   auto Buf = readInputFile(Path, "SARIF to merge", MaxDataBytes);
@@ -100,7 +153,6 @@ std::optional<std::string> Merger::addRun(const std::string &Path, json &Run) {
 std::optional<std::string> Merger::addResults(const std::string &Path,
                                               json &Run) {
   // Rule indices are re-resolved against the first run's rules.
-  const json &Rules = Out["tool"]["driver"].value("rules", json::array());
   size_t Index = 0;
   for (json &Result : Run["results"]) {
     // What the SARIF schema and code scanning require of a result.
@@ -117,34 +169,42 @@ std::optional<std::string> Merger::addResults(const std::string &Path,
          !llvm::all_of(Result["locations"],
                        [](const json &L) { return L.is_object(); })))
       return Where + "has malformed locations";
-    std::string Rule = Result.value("ruleId", "");
-    std::string Uri;
-    long Line = 0, Col = 0;
-    if (Result.contains("locations") && !Result["locations"].empty()) {
-      const json &P =
-          Result["locations"][0].value("physicalLocation", json::object());
-      if (P.contains("artifactLocation"))
-        Uri = P["artifactLocation"].value("uri", "");
-      if (P.contains("region")) {
-        Line = P["region"].value("startLine", 0L);
-        Col = P["region"].value("startColumn", 0L);
-      }
-    }
-    std::string Msg =
-        Rule == rule_ids::CompileError && Result.contains("message")
-            ? Result["message"].value("text", "")
-            : "";
-    if (!Seen.insert({Rule, Uri, Line, Col, Msg}).second)
-      continue;
-    Result.erase("ruleIndex");
-    for (size_t I = 0; I < Rules.size(); ++I)
-      if (Rules[I].value("id", "") == Rule)
-        Result["ruleIndex"] = I;
-    if (!Result.contains("ruleIndex"))
-      return Where + "names rule '" + Rule +
-             "', which the first run does not define";
-    Results.push_back(Result);
+    if (std::optional<std::string> Err = addResult(Where, std::move(Result)))
+      return Err;
   }
+  return std::nullopt;
+}
+
+std::optional<std::string> Merger::addResult(const std::string &Where,
+                                             json Result) {
+  const json &Rules = Out["tool"]["driver"].value("rules", json::array());
+  std::string Rule = Result.value("ruleId", "");
+  std::string Uri;
+  long Line = 0, Col = 0;
+  if (Result.contains("locations") && !Result["locations"].empty()) {
+    const json &P =
+        Result["locations"][0].value("physicalLocation", json::object());
+    if (P.contains("artifactLocation"))
+      Uri = P["artifactLocation"].value("uri", "");
+    if (P.contains("region")) {
+      Line = P["region"].value("startLine", 0L);
+      Col = P["region"].value("startColumn", 0L);
+    }
+  }
+  std::string Msg =
+      Rule == rule_ids::CompileError && Result.contains("message")
+          ? Result["message"].value("text", "")
+          : "";
+  if (!Seen.insert({Rule, Uri, Line, Col, Msg}).second)
+    return std::nullopt;
+  Result.erase("ruleIndex");
+  for (size_t I = 0; I < Rules.size(); ++I)
+    if (Rules[I].value("id", "") == Rule)
+      Result["ruleIndex"] = I;
+  if (!Result.contains("ruleIndex"))
+    return Where + "names rule '" + Rule +
+           "', which the first run does not define";
+  Results.push_back(Result);
   return std::nullopt;
 }
 
@@ -258,6 +318,11 @@ int merge(const MergeOptions &Opts, std::string &Current) {
     if (std::optional<std::string> Err = M.addFile(Path))
       return errorExit(*Err);
   }
+  for (const std::string &Path : Opts.Summaries)
+    if (std::optional<std::string> Err = M.addSummaries(Path))
+      return errorExit(*Err);
+  if (std::optional<std::string> Err = M.crossFiles())
+    return errorExit(*Err);
   std::optional<json> Doc = M.document(Opts);
   if (!Doc)
     return 2;

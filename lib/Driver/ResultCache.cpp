@@ -20,7 +20,7 @@ using nlohmann::json;
 namespace seam {
 
 // The entry format; bump when a serialized field changes.
-static constexpr int EntryVersion = 3;
+static constexpr int EntryVersion = 4;
 
 namespace {
 
@@ -200,6 +200,8 @@ std::optional<CachedTU> ResultCache::lookup(const std::string &Key,
     TU.Analysis.Incomplete = A.at("incomplete").get<std::vector<std::string>>();
     for (const json &R : A.at("summary"))
       TU.Analysis.Summary.push_back(summaryRowFromJson(R));
+    if (!A.at("project").is_null())
+      TU.Analysis.Project = tuSummaryFromJson(A.at("project"));
     TU.Inputs = inputsFrom(J.at("inputs"));
   } catch (const std::exception &) {
     Note = "ignoring the corrupt cache entry '" + Path +
@@ -238,7 +240,9 @@ std::optional<std::string> ResultCache::store(const std::string &Key,
              {{"findings", findings(TU.Analysis.Findings)},
               {"nolint", findings(TU.Analysis.NolintProblems)},
               {"incomplete", TU.Analysis.Incomplete},
-              {"summary", Summary}}}};
+              {"summary", Summary},
+              {"project", TU.Analysis.Project ? toJson(*TU.Analysis.Project)
+                                              : json()}}}};
   return writeAtomically(
       pathOf(Key), J.dump(-1, ' ', false, json::error_handler_t::replace));
 }

@@ -133,12 +133,46 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
   return S;
 }
 
+/// The index of the parameter of \p FD that \p Operand names, or -1.
+int paramIndexOf(const Expr *Operand, const FunctionDecl *FD) {
+  if (!Operand)
+    return -1;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Operand->IgnoreParenImpCasts());
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!P || P->getDeclContext() != FD)
+    return -1;
+  return static_cast<int>(P->getFunctionScopeIndex());
+}
+
+/// Records where the tensor arguments of a call to a user function live.
+void recordArgResidency(const ApiModel &Api, const CallExpr *CE,
+                        const ResidencyWalker &W, CallArgResidency &Out) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee || Api.isLibraryDecl(Callee))
+    return;
+  // An operator call on a method passes the object as argument 0.
+  unsigned First = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Callee) &&
+                           !cast<CXXMethodDecl>(Callee)->isStatic()
+                       ? 1
+                       : 0;
+  std::vector<Residency> &R = Out[CE];
+  R.resize(Callee->getNumParams(), Residency::None);
+  for (unsigned I = 0; I < Callee->getNumParams(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    if (I + First >= CE->getNumArgs() ||
+        !(Api.isTensorType(P->getType()) || Api.isDeviceLikeType(P->getType())))
+      continue;
+    R[I] = join(R[I], W.eval(CE->getArg(I + First)).Where);
+  }
+}
+
 } // namespace
 
 std::vector<TriggerSite>
 findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
                  const RegionModel &Regions,
-                 std::vector<std::string> *Incomplete) {
+                 std::vector<std::string> *Incomplete,
+                 CallArgResidency *Args) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   ResidencyContext RC(Ctx, Api, Regions.flows());
@@ -155,6 +189,8 @@ findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
   for (unsigned N = 0; N < Nodes.size(); ++N) {
     ResidencyWalker W(RC);
     W.run(Nodes[N].FD, [&](const CallExpr *CE, const ResidencyWalker &W) {
+      if (Args)
+        recordArgResidency(Api, CE, W, *Args);
       std::optional<TriggerMatch> M;
       SiteEvaluation E;
       // The first rule whose condition holds on a value that may be on the
@@ -180,14 +216,18 @@ findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
         S.Call = CE;
         S.Match = *M;
         S.Operand = exprText(SM, LO, E.Operand);
+        S.ParamIndex = paramIndexOf(E.Operand, Nodes[N].FD);
       }
       S.Where = join(S.Where, E.Where);
     });
   }
   std::vector<TriggerSite> Out;
-  for (auto &[Key, S] : Sites)
+  for (auto &[Key, S] : Sites) {
+    if (S.Where != Residency::Unknown)
+      S.ParamIndex = -1;
     if (!SM.isInSystemHeader(SM.getFileLoc(S.Match.Loc)))
       Out.push_back(std::move(S));
+  }
   return Out;
 }
 

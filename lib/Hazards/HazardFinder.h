@@ -13,6 +13,7 @@
 #include "Regions/RegionModel.h"
 
 #include "clang/AST/ASTContext.h"
+#include <map>
 #include <vector>
 
 namespace seam {
@@ -25,6 +26,8 @@ struct AnalysisOptions {
   /// not visible is on the host, so only tensors seen to be moved to a
   /// device can sync.
   bool AssumeHost = false;
+  /// Also summarize the TU for the project pass (TUAnalysis::Project).
+  bool Summarize = false;
 };
 
 /// Site of a trigger, as found in one function (before classification).
@@ -34,14 +37,24 @@ struct TriggerSite {
   TriggerMatch Match;
   Residency Where = Residency::None;
   std::string Operand; ///< source text of the tensor operand
+  /// The operand is this parameter of the site's function, and where it
+  /// lives is not known in this TU (-1: it is not, or it is known).
+  int ParamIndex = -1;
 };
+
+/// Where the tensor arguments of each call to a user function live, by the
+/// callee's parameter index (Residency::None: not a tensor), on converged
+/// states joined over every walk of the call.
+using CallArgResidency =
+    std::map<const clang::CallExpr *, std::vector<Residency>>;
 
 /// All trigger sites of the TU, in source order. Functions whose residency
 /// analysis stopped at its iteration limit are named in \p Incomplete.
 std::vector<TriggerSite>
 findTriggerSites(clang::ASTContext &Ctx, const ApiModel &Api,
                  const RegionModel &Regions,
-                 std::vector<std::string> *Incomplete = nullptr);
+                 std::vector<std::string> *Incomplete = nullptr,
+                 CallArgResidency *Args = nullptr);
 
 // Classifying sites into findings is the rules' job: Rules/Rule.h.
 

@@ -3,10 +3,48 @@
 
 #include "Fixes/FixEngine.h"
 #include "Flow/FunctionFlow.h"
+#include "Pipeline/Summarize.h"
 #include "Regions/RegionModel.h"
 #include "Rules/Rule.h"
 
 namespace seam {
+
+/// The TU's summary for the project pass, with its conditional findings:
+/// each cold site that may sync, reported as if its function were hot
+/// (entered once per call), priced and fixed as such.
+static TUSummary summarize(clang::ASTContext &Ctx, const ApiModel &Api,
+                           const RegionModel &Regions,
+                           const std::vector<TriggerSite> &Sites,
+                           const std::vector<SiteContext> &Contexts,
+                           const CallArgResidency &Args,
+                           const AnalysisOptions &Opts,
+                           const CostOptions &Cost) {
+  std::vector<TriggerSite> Cold;
+  std::vector<SiteContext> AsHot;
+  for (size_t I = 0; I < Sites.size(); ++I) {
+    const SiteContext &C = Contexts[I];
+    if (C.Hot || C.Capture || !maySync(Sites[I].Where))
+      continue;
+    Cold.push_back(Sites[I]);
+    SiteContext H = C;
+    H.Hot = true;
+    H.HotPath.clear();
+    H.SeedLoops.clear();
+    AsHot.push_back(std::move(H));
+  }
+  AnalysisOptions Hot = Opts;
+  Hot.ReportColdSyncs = false;
+  std::vector<Finding> Nolint;
+  std::vector<SiteFinding> Found =
+      findHazards(Ctx, Regions, Cold, AsHot, Hot, &Nolint);
+  llvm::erase_if(Found, [](const SiteFinding &SF) {
+    return hazardOf(SF.F.RuleId) != Hazard::HostSync;
+  });
+  std::vector<SummaryRow> Rows; // the TU's own rows are the real ones
+  estimateCosts(Ctx, Api, Regions, Found, Cost, Rows);
+  proposeFixes(Ctx, Api, Regions, Found, Cost.Profile);
+  return summarizeTU(Ctx, Regions, Args, Found);
+}
 
 TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
                                   const AnalysisOptions &Opts,
@@ -14,8 +52,9 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
   TUAnalysis Out;
   FlowCache Flows(Ctx);
   RegionModel Regions(Ctx, Api, Opts.Regions, Flows);
-  std::vector<TriggerSite> Sites =
-      findTriggerSites(Ctx, Api, Regions, &Out.Incomplete);
+  CallArgResidency Args;
+  std::vector<TriggerSite> Sites = findTriggerSites(
+      Ctx, Api, Regions, &Out.Incomplete, Opts.Summarize ? &Args : nullptr);
   // Each site's context (its region, loops, hot path, frequency), computed
   // once: the rules, the cost model and the fixes all read it.
   std::vector<SiteContext> Contexts;
@@ -26,6 +65,9 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
       findHazards(Ctx, Regions, Sites, Contexts, Opts, &Out.NolintProblems);
   estimateCosts(Ctx, Api, Regions, Found, Cost, Out.Summary);
   proposeFixes(Ctx, Api, Regions, Found, Cost.Profile);
+  if (Opts.Summarize)
+    Out.Project = summarize(Ctx, Api, Regions, Sites, Contexts, Args, Opts,
+                            Cost);
   Out.Findings.reserve(Found.size());
   for (SiteFinding &SF : Found)
     Out.Findings.push_back(std::move(SF.F));

@@ -10,9 +10,11 @@
 #ifndef SEAM_PIPELINE_TRANSLATIONUNIT_H
 #define SEAM_PIPELINE_TRANSLATIONUNIT_H
 
+#include "Basic/ProjectSummary.h"
 #include "Cost/CostModel.h"
 #include "Hazards/HazardFinder.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,9 @@ struct TUAnalysis {
   /// Unmatched NOLINTBEGIN/NOLINTEND comments ('seam-nolint'); the
   /// clang-tidy plugin leaves them to clang-tidy, which reports its own.
   std::vector<Finding> NolintProblems;
+  /// With AnalysisOptions::Summarize: what the project pass needs of this
+  /// TU (lib/Project, docs/whole-project.md).
+  std::optional<TUSummary> Project;
 };
 
 TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,

@@ -3,6 +3,7 @@
 
 #include "ApiModel/ApiModel.h"
 
+#include "clang/Basic/SourceManager.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
@@ -160,10 +161,32 @@ void CallableFlow::flowInto(const ValueDecl *To, const Expr *From) {
 void CallableFlow::bindArgs(const FunctionDecl *Callee,
                             llvm::ArrayRef<const Expr *> Args) {
   const FunctionDecl *Def = definition(Callee);
+  // A function defined in another file: its parameters as declared here
+  // (the project pass joins them with its definition's, by USR).
+  if (!Def && Callee && !Callee->getASTContext().getSourceManager().isInSystemHeader(
+                            Callee->getLocation()))
+    Def = Callee;
   if (!Def)
     return;
   for (unsigned I = 0; I < Def->getNumParams() && I < Args.size(); ++I)
     flowInto(Def->getParamDecl(I), Args[I]);
+}
+
+bool CallableFlow::sharedHolder(const ValueDecl *Holder) {
+  if (isa<FieldDecl>(Holder) || isa<ParmVarDecl>(Holder))
+    return true;
+  const auto *VD = dyn_cast<VarDecl>(Holder);
+  return VD && VD->hasGlobalStorage() && !VD->isStaticLocal();
+}
+
+std::vector<std::pair<const ValueDecl *, const FunctionDecl *>>
+CallableFlow::sharedStores() const {
+  std::vector<std::pair<const ValueDecl *, const FunctionDecl *>> Out;
+  for (const auto &[Holder, Set] : Targets)
+    if (sharedHolder(Holder))
+      for (const FunctionDecl *FD : Set)
+        Out.push_back({Holder, FD});
+  return Out;
 }
 
 void CallableFlow::scan(const FunctionDecl *FD) {

@@ -42,6 +42,12 @@ public:
   /// The holder a call goes through (a variable, parameter, member or
   /// container of callables), or null for a direct call.
   static const clang::ValueDecl *invokedHolder(const clang::CallExpr *CE);
+  /// Whether other translation units may put callables in \p Holder or
+  /// call through it: a member, a global, a parameter.
+  static bool sharedHolder(const clang::ValueDecl *Holder);
+  /// What this TU puts in shared holders: (holder, function) pairs.
+  std::vector<std::pair<const clang::ValueDecl *, const clang::FunctionDecl *>>
+  sharedStores() const;
   /// Functions the holder may hold; empty when none is known.
   std::vector<const clang::FunctionDecl *>
   targetsOf(const clang::ValueDecl *Holder) const;

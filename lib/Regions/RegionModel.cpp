@@ -285,8 +285,13 @@ public:
   void addEdge(const FunctionDecl *Callee, SourceLocation Loc, const Stmt *Site,
                bool IsDef, std::string Through = std::string()) {
     const FunctionDecl *Def = nullptr;
-    if (!Callee || !Callee->hasBody(Def) || !Def)
+    if (!Callee)
       return;
+    if (!Callee->hasBody(Def) || !Def) {
+      if (!Api.isLibraryDecl(Callee))
+        External.push_back({Callee, nullptr, Loc, Site});
+      return;
+    }
     if (auto N = Model.nodeFor(Def)) {
       CallSite CS{*N, Loc, Site, IsDef};
       CS.Through = std::move(Through);
@@ -327,6 +332,7 @@ public:
   }
 
   std::vector<CallSite> Calls;
+  std::vector<ExternalCall> External;
   std::vector<std::pair<SourceLocation, SourceLocation>> Begins;
   std::vector<SourceLocation> Ends;
 
@@ -373,6 +379,14 @@ void CallScanner::onCall(const CallExpr *CE) {
         It != Overriders.end())
       for (unsigned O : It->second)
         Calls.push_back({O, Loc, CE, false});
+  // Overrides in other files: the project pass adds them.
+  if (const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+      MD && MD->isVirtual() && !Api.isLibraryDecl(MD)) {
+    if (External.empty() || External.back().Callee != MD ||
+        External.back().Loc != Loc)
+      External.push_back({MD, nullptr, Loc, CE});
+    External.back().Virtual = true;
+  }
   throughTransforms(CE, Callee, Loc);
   iteratedBy(CE, Callee, Loc);
   // A module holder's operator() forwards to Impl::forward.
@@ -385,7 +399,11 @@ void CallScanner::throughHolders(const CallExpr *CE, const FunctionDecl *Callee,
   // A call through a callable holder (std::function or function-pointer
   // parameter, member callback, container of callbacks) runs whatever this
   // TU puts in it.
-  if (const ValueDecl *H = CallableFlow::invokedHolder(CE))
+  const ValueDecl *H = CallableFlow::invokedHolder(CE);
+  // What other files put in a member, a global or a parameter.
+  if (H && CallableFlow::sharedHolder(H))
+    External.push_back({nullptr, H, Loc, CE});
+  if (H)
     for (const FunctionDecl *T : Callables->targetsOf(H))
       if (T != Callee)
         addEdge(T, Loc, CE, false,
@@ -448,10 +466,12 @@ void CallScanner::iteratedBy(const CallExpr *CE, const FunctionDecl *Callee,
     llvm::SmallVector<const FunctionDecl *, 4> Runs;
     resolveCallables(Arg, Api, Callables, Runs);
     for (const FunctionDecl *T : Runs) {
-      size_t Before = Calls.size();
+      size_t Before = Calls.size(), BeforeExternal = External.size();
       addEdge(T, Loc, CE, false);
       for (size_t C = Before; C < Calls.size(); ++C)
         Calls[C].IteratedBy = qualifiedName(Callee);
+      for (size_t C = BeforeExternal; C < External.size(); ++C)
+        External[C].IteratedBy = qualifiedName(Callee);
     }
   }
 }
@@ -519,6 +539,7 @@ void RegionModel::scanBody(unsigned Node) {
 
   FunctionNode &N = Nodes[Node];
   N.Calls = std::move(Scan.Calls);
+  N.External = std::move(Scan.External);
   N.Flow = Flows.get(FD);
   addLoops(N);
   addCaptureSpans(N, Ctx.getSourceManager(), std::move(Scan.Begins),
@@ -643,6 +664,24 @@ bool RegionModel::inAnyLoop(unsigned Node, const Stmt *Site,
       return true;
   }
   return false;
+}
+
+std::optional<LoopVisit>
+RegionModel::repeatingLoop(unsigned Node, const Stmt *Site,
+                           SourceLocation Loc) const {
+  if (!inAnyLoop(Node, Site, Loc))
+    return std::nullopt;
+  for (const LoopVisit &V : loopsAt(Node, Site, Loc))
+    if (!V.Freq.OncePerLoop)
+      return V;
+  return std::nullopt;
+}
+
+std::vector<PathStep> RegionModel::hotPathOf(unsigned Node) const {
+  if (!Nodes[Node].HotReach.Reached)
+    return {};
+  unsigned Calls = 0;
+  return pathTo(Node, &FunctionNode::HotReach, PathStep::HotRoot, Calls);
 }
 
 bool RegionModel::runsRepeatedly(unsigned Node, const Stmt *Site,

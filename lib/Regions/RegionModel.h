@@ -13,6 +13,7 @@
 #include "ApiModel/ApiModel.h"
 #include "Flow/ExecCount.h"
 #include "Flow/FunctionFlow.h"
+#include "Regions/Callables.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -39,6 +40,19 @@ struct CallSite {
   std::string Through;
   /// The lambda is passed to a loop function (std::for_each, ...), which
   /// runs it once per element; names that function.
+  std::string IteratedBy;
+};
+
+/// A call the TU cannot follow: to a function it has no body for, to a
+/// virtual method (overrides may be defined in other files), or through a
+/// callable holder other files may fill (a member, a global, a parameter).
+/// The project pass follows it (lib/Project).
+struct ExternalCall {
+  const clang::FunctionDecl *Callee = nullptr; ///< null: through Holder
+  const clang::ValueDecl *Holder = nullptr;
+  clang::SourceLocation Loc;
+  const clang::Stmt *Site = nullptr;
+  bool Virtual = false;
   std::string IteratedBy;
 };
 
@@ -79,6 +93,7 @@ struct FunctionNode {
   std::vector<LoopInfo> Loops;
   std::vector<CaptureSpan> Spans;
   std::vector<CallSite> Calls;
+  std::vector<ExternalCall> External;
 
   bool IsRegionRoot = false;
   std::string RegionWhy; ///< "annotated", "matches --region '...'", ...
@@ -148,6 +163,14 @@ public:
   /// call: a loop that runs it at most once does not make it hot.
   bool runsRepeatedly(unsigned Node, const clang::Stmt *Site,
                       clang::SourceLocation Loc) const;
+  /// The innermost loop of function \p Node that repeats \p Site, if any.
+  std::optional<LoopVisit> repeatingLoop(unsigned Node,
+                                         const clang::Stmt *Site,
+                                         clang::SourceLocation Loc) const;
+  /// How function \p Node is hot in this TU (empty when it is not).
+  std::vector<PathStep> hotPathOf(unsigned Node) const;
+  /// The callables the TU stores in holders other TUs may call through.
+  const CallableFlow &callables() const { return *Callables; }
 
 private:
   void collect();
@@ -166,7 +189,7 @@ private:
   clang::ASTContext &Ctx;
   const ApiModel &Api;
   FlowCache &Flows;
-  std::unique_ptr<class CallableFlow> Callables;
+  std::unique_ptr<CallableFlow> Callables;
   std::vector<FunctionNode> Nodes;
   llvm::DenseMap<const clang::FunctionDecl *, unsigned> Index;
   /// Definitions in this TU overriding each virtual method (canonical).

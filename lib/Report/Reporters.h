@@ -12,6 +12,7 @@
 #include "Rules/Rule.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include <nlohmann/json.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,6 +67,9 @@ std::string ruleDocText(llvm::StringRef Id);
 constexpr size_t MaxSarifResults = 5000;
 /// The notification text when \p Cut results were left out for that cap.
 std::string sarifCutMessage(size_t Cut);
+/// One result as writeSarif() writes it, URIs relative to \p Base (the
+/// source root; "" = absolute): for `seam merge --summaries`.
+nlohmann::json sarifResult(const Finding &F, const std::string &Base);
 
 void writeText(llvm::raw_ostream &OS, const Report &R, bool Color);
 

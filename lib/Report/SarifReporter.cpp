@@ -363,6 +363,10 @@ void writeSarif(llvm::raw_ostream &OS, const Report &R) {
      << "\n";
 }
 
+nlohmann::json sarifResult(const Finding &F, const std::string &Base) {
+  return resultJson(F, Base);
+}
+
 std::string sarifCutMessage(size_t Cut) {
   return std::to_string(Cut) +
          " lower-ranked results were left out: GitHub code scanning shows "

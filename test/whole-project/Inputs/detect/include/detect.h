@@ -1,0 +1,33 @@
+#pragma once
+#include <functional>
+#include <torch/torch.h>
+
+// Defined in src/loss.cpp.
+float compute_loss(const torch::Tensor &pred, const torch::Tensor &target);
+// Defined in src/nms.cpp; it calls count_kept (src/util.cpp).
+torch::Tensor nms(const torch::Tensor &boxes);
+int count_kept(const torch::Tensor &keep);
+// Defined in src/stats.cpp: called in the loop and once from main.
+float batch_mean(const torch::Tensor &t);
+// Defined in src/scalar.cpp: syncs if its argument is on the device.
+float read_scalar(const torch::Tensor &t);
+// Defined in src/scalar.cpp: only ever given host tensors.
+float read_host(const torch::Tensor &t);
+// Defined in src/report.cpp: called once, from main only.
+void report_final(const torch::Tensor &t);
+
+struct Head {
+  virtual ~Head() = default;
+  virtual torch::Tensor score(const torch::Tensor &x) = 0;
+};
+// Defined in src/heads.cpp.
+Head *make_head();
+
+struct Hooks {
+  std::function<void(const torch::Tensor &)> on_step;
+};
+// Defined in src/hooks.cpp: stores a callback in hooks.on_step.
+void register_hooks(Hooks &hooks);
+
+void train(Head &head, Hooks &hooks, torch::Tensor x, torch::Tensor y);
+void host_stats();

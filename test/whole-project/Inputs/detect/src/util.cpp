@@ -1,0 +1,5 @@
+#include "detect.h"
+
+int count_kept(const torch::Tensor &keep) {
+  return keep.sum().item<int>();
+}
