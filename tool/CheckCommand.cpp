@@ -207,13 +207,18 @@ private:
                    "Analyze only shard I of N (I/N, 1-based) of the files, "
                    "split by a stable hash of their paths; join the SARIF "
                    "of the shards with 'seam merge'");
+    CLI::Option *PerTU = Cmd.add_flag("--per-tu", Opts.PerTU,
+                 "Analyze each translation unit alone, as the clang-tidy "
+                 "plugin does: a helper is hot only if its own file makes it "
+                 "so (no summaries, no project pass; docs/whole-project.md)");
     Cmd.add_option("--summaries-out", Opts.SummariesOut,
                    "Also write every analyzed file's summary (what it "
                    "defines, calls and stores, and its syncs that another "
                    "file's loop could make hot) to this file, for 'seam "
                    "merge --summaries': with --shard, each shard writes its "
                    "own and the merge adds the results hot only through "
-                   "another shard's file (docs/whole-project.md)");
+                   "another shard's file (docs/whole-project.md)")
+        ->excludes(PerTU);
     Cmd.add_option("--baseline", Opts.BaselinePath,
                    "Report only results that this baseline file (from "
                    "--write-baseline) does not list; see docs/ci.md");

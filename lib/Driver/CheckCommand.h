@@ -57,6 +57,9 @@ struct CheckOptions {
   /// --summaries-out: every file's summary for the project pass, for
   /// `seam merge --summaries` (docs/whole-project.md).
   std::string SummariesOut;
+  /// --per-tu: each translation unit alone, as the clang-tidy plugin: no
+  /// summaries, no project pass.
+  bool PerTU = false;
   std::string BaselinePath, WriteBaselinePath;
   bool Fix = false;            ///< --fix: apply the fixes in place
   std::string ExportFixesPath; ///< --export-fixes FILE (clang-tidy YAML)

@@ -49,7 +49,8 @@ std::optional<std::string> setAnalysis(Job &J, const FileConfig &C,
   std::optional<std::string> Bad;
   J.Cost.AllRegionRows = Opts.AllRegionRows;
   J.Analysis = Opts.Analysis;
-  J.Analysis.Summarize = true; // for the project pass (CheckProject.cpp)
+  // For the project pass (CheckProject.cpp), unless --per-tu.
+  J.Analysis.Summarize = !Opts.PerTU;
   J.Analysis.Regions.RegionGlobs = Eff.Regions;
   J.Analysis.AssumeHost = Eff.DefaultResidency.value_or("") == "host";
   for (const std::string &G : C.Regions)
@@ -79,6 +80,9 @@ std::string CheckRun::cacheKey(const Job &J, const FileConfig &Eff,
                                        "cold"
                                      : "\x1e"
                                        "hot";
+  // An entry without the summary must not stand in for one with it.
+  if (Opts.PerTU)
+    K += "\x1eper-tu";
   for (const std::string &P : PackPaths)
     K += '\0' + P + '=' + Parts.file(P);
   K += '\0' + *Eff.Profile + '=' +

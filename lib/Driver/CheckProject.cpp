@@ -21,6 +21,8 @@ namespace seam {
 static constexpr int SummariesVersion = 1;
 
 void CheckRun::crossFiles() {
+  if (Opts.PerTU)
+    return;
   Summaries.resize(Jobs.size());
   // What a file's filters drop never comes back through another file.
   for (size_t I = 0; I < Jobs.size(); ++I)
@@ -29,6 +31,15 @@ void CheckRun::crossFiles() {
         return !Jobs[I].Filter.apply(C.F);
       });
   if (!Opts.SummariesOut.empty()) {
+    // What the baseline in use accepts is not reported by the merge either.
+    if (Accepted)
+      for (std::optional<TUSummary> &S : Summaries)
+        if (S)
+          llvm::erase_if(S->Conditional, [&](const ConditionalFinding &C) {
+            std::vector<Finding> One{C.F};
+            assignFingerprints(One, R.SourceRoot);
+            return Accepted->filter(One, today()) > 0;
+          });
     nlohmann::json Files = nlohmann::json::array();
     for (const std::optional<TUSummary> &S : Summaries)
       if (S)

@@ -31,3 +31,7 @@ void register_hooks(Hooks &hooks);
 
 void train(Head &head, Hooks &hooks, torch::Tensor x, torch::Tensor y);
 void host_stats();
+
+// Defined in src/steps.cpp: runs the step it is given once per step.
+void run_steps(const std::function<float(const torch::Tensor &)> &step,
+               const torch::Tensor &x);
