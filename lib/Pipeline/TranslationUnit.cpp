@@ -7,6 +7,8 @@
 #include "Regions/RegionModel.h"
 #include "Rules/Rule.h"
 
+#include "clang/Basic/SourceManager.h"
+
 namespace seam {
 
 /// The TU's summary for the project pass, with its conditional findings:
@@ -46,10 +48,38 @@ static TUSummary summarize(clang::ASTContext &Ctx, const ApiModel &Api,
   return summarizeTU(Ctx, Regions, Args, Found);
 }
 
+namespace {
+
+/// Scopes the ASTContext's traversal (and so its parent map, which the
+/// fixes ask) to the TU's own declarations for the analysis: a parent map
+/// over every declaration of LibTorch's headers costs a second and 200 MB
+/// per TU, and no site of a result is in a system header. The previous
+/// scope comes back at the end (clang-tidy's matchers use it).
+class UserScope {
+public:
+  explicit UserScope(clang::ASTContext &Ctx)
+      : Ctx(Ctx), Old(Ctx.getTraversalScope()) {
+    const clang::SourceManager &SM = Ctx.getSourceManager();
+    std::vector<clang::Decl *> Own;
+    for (clang::Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+        Own.push_back(D);
+    Ctx.setTraversalScope(Own);
+  }
+  ~UserScope() { Ctx.setTraversalScope(Old); }
+
+private:
+  clang::ASTContext &Ctx;
+  std::vector<clang::Decl *> Old;
+};
+
+} // namespace
+
 TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
                                   const AnalysisOptions &Opts,
                                   const CostOptions &Cost) {
   TUAnalysis Out;
+  UserScope Scope(Ctx);
   FlowCache Flows(Ctx);
   RegionModel Regions(Ctx, Api, Opts.Regions, Flows);
   CallArgResidency Args;
