@@ -133,11 +133,32 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
   return S;
 }
 
-/// The index of the parameter of \p FD that \p Operand names, or -1.
+/// The index of the parameter of \p FD that \p Operand is made from by
+/// method calls and operators on it (`t`, `t.mean()`, `image[0].clamp(..)`),
+/// or -1. Asked only when the operand's residency is unknown: then it is the
+/// parameter's, which the callers decide.
 int paramIndexOf(const Expr *Operand, const FunctionDecl *FD) {
-  if (!Operand)
+  const Expr *E = Operand;
+  for (unsigned Guard = 0; E && Guard < 32; ++Guard) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+      E = MC->getImplicitObjectArgument();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+             Op && Op->getNumArgs() > 0)
+      E = Op->getArg(0);
+    else if (const auto *Tmp = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Tmp->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else
+      break;
+  }
+  if (!E)
     return -1;
-  const auto *DRE = dyn_cast<DeclRefExpr>(Operand->IgnoreParenImpCasts());
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
   const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
   if (!P || P->getDeclContext() != FD)
     return -1;

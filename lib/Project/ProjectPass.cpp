@@ -54,6 +54,7 @@ private:
                                std::vector<unsigned> &Chain,
                                std::optional<Reach> Into) const;
   std::optional<Reach> deviceCaller(unsigned N, int Param) const;
+  std::optional<Reach> hotCallInto(unsigned N, int Param, bool Seen) const;
   std::optional<Finding> report(unsigned N,
                                 const ConditionalFinding &C) const;
 
@@ -219,20 +220,34 @@ std::vector<PathNote> ProjectGraph::pathTo(unsigned N, std::string &Reason,
   return Rev;
 }
 
-/// Whether call \p C may pass a device tensor as parameter \p P.
-bool mayPassDevice(const SummaryCall &C, int P) {
-  return static_cast<size_t>(P) >= C.Args.size() || C.Args[P] != "host";
+/// Whether call \p C passes a device tensor as parameter \p P: one seen to
+/// be on the device (\p Seen), or one that may be (not a host tensor).
+bool passes(const SummaryCall &C, int P, bool Seen) {
+  bool Known = static_cast<size_t>(P) < C.Args.size();
+  if (Seen)
+    return Known && C.Args[P] == "device";
+  return !Known || C.Args[P] != "host";
 }
 
 /// A call into \p N on a hot path that may pass a device tensor as
 /// parameter \p Param: from a hot caller, or in a loop; none when every
 /// such call passes a host tensor.
 std::optional<Reach> ProjectGraph::deviceCaller(unsigned N, int Param) const {
-  const Reach &R = Nodes[N].R;
-  if (R.Pred >= 0 && mayPassDevice(*Nodes[R.Pred].Out[R.EdgeIdx], Param))
-    return R;
+  // A call seen to pass a device tensor first, else one that may.
+  for (bool Seen : {true, false}) {
+    const Reach &R = Nodes[N].R;
+    if (R.Pred >= 0 && passes(*Nodes[R.Pred].Out[R.EdgeIdx], Param, Seen))
+      return R;
+    if (std::optional<Reach> In = hotCallInto(N, Param, Seen))
+      return In;
+  }
+  return std::nullopt;
+}
+
+std::optional<Reach> ProjectGraph::hotCallInto(unsigned N, int Param,
+                                               bool Seen) const {
   for (const Edge &E : Nodes[N].In) {
-    if (!mayPassDevice(*E.Call, Param))
+    if (!passes(*E.Call, Param, Seen))
       continue;
     const Node &Caller = Nodes[E.Caller];
     bool Seed = !Caller.R.Reached;
