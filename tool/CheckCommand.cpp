@@ -207,10 +207,11 @@ private:
                    "Analyze only shard I of N (I/N, 1-based) of the files, "
                    "split by a stable hash of their paths; join the SARIF "
                    "of the shards with 'seam merge'");
-    CLI::Option *PerTU = Cmd.add_flag("--per-tu", Opts.PerTU,
-                 "Analyze each translation unit alone, as the clang-tidy "
-                 "plugin does: a helper is hot only if its own file makes it "
-                 "so (no summaries, no project pass; docs/whole-project.md)");
+    CLI::Option *PerTU = Cmd.add_flag(
+        "--per-tu", Opts.PerTU,
+        "Analyze each translation unit alone, as the clang-tidy "
+        "plugin does: a helper is hot only if its own file makes it "
+        "so (no summaries, no project pass; docs/whole-project.md)");
     Cmd.add_option("--summaries-out", Opts.SummariesOut,
                    "Also write every analyzed file's summary (what it "
                    "defines, calls and stores, and its syncs that another "

@@ -95,9 +95,8 @@ bool outputsAreSafe(const CheckOptions &Opts,
     return !Opts.WriteBaselinePath.empty() && In == Opts.BaselinePath &&
            llvm::sys::fs::equivalent(Opts.WriteBaselinePath, In);
   };
-  for (const std::string *Out :
-       {&Opts.OutputPath, &Opts.WriteBaselinePath, &Opts.ExportFixesPath,
-        &Opts.SummariesOut})
+  for (const std::string *Out : {&Opts.OutputPath, &Opts.WriteBaselinePath,
+                                 &Opts.ExportFixesPath, &Opts.SummariesOut})
     if (!Out->empty()) {
       std::vector<std::string> Inputs;
       for (const std::string &In : Known)

@@ -37,8 +37,7 @@ public:
   std::optional<std::string> crossFiles();
 
 private:
-  std::optional<std::string> addResult(const std::string &Where,
-                                       json Result);
+  std::optional<std::string> addResult(const std::string &Where, json Result);
   std::optional<std::string> addRun(const std::string &Path, json &Run);
   std::optional<std::string> addResults(const std::string &Path, json &Run);
   std::optional<std::string> addProperties(const std::string &Path,
@@ -65,8 +64,9 @@ std::optional<std::string> Merger::addSummaries(const std::string &Path) {
   if (Doc.is_discarded() || !Doc.is_object() ||
       Doc.value("seamSummaries", 0) != 1 || !Doc.contains("files") ||
       !Doc["files"].is_array())
-    return "'" + Path + "' is not a summaries file of seam check "
-                        "--summaries-out (version 1)";
+    return "'" + Path +
+           "' is not a summaries file of seam check "
+           "--summaries-out (version 1)";
   try {
     std::string R = Doc.value("root", "");
     if (Root.empty())
@@ -191,10 +191,9 @@ std::optional<std::string> Merger::addResult(const std::string &Where,
       Col = P["region"].value("startColumn", 0L);
     }
   }
-  std::string Msg =
-      Rule == rule_ids::CompileError && Result.contains("message")
-          ? Result["message"].value("text", "")
-          : "";
+  std::string Msg = Rule == rule_ids::CompileError && Result.contains("message")
+                        ? Result["message"].value("text", "")
+                        : "";
   if (!Seen.insert({Rule, Uri, Line, Col, Msg}).second)
     return std::nullopt;
   Result.erase("ruleIndex");

@@ -241,8 +241,8 @@ std::optional<std::string> ResultCache::store(const std::string &Key,
               {"nolint", findings(TU.Analysis.NolintProblems)},
               {"incomplete", TU.Analysis.Incomplete},
               {"summary", Summary},
-              {"project", TU.Analysis.Project ? toJson(*TU.Analysis.Project)
-                                              : json()}}}};
+              {"project",
+               TU.Analysis.Project ? toJson(*TU.Analysis.Project) : json()}}}};
   return writeAtomically(
       pathOf(Key), J.dump(-1, ' ', false, json::error_handler_t::replace));
 }

@@ -189,11 +189,10 @@ void recordArgResidency(const ApiModel &Api, const CallExpr *CE,
 
 } // namespace
 
-std::vector<TriggerSite>
-findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
-                 const RegionModel &Regions,
-                 std::vector<std::string> *Incomplete,
-                 CallArgResidency *Args) {
+std::vector<TriggerSite> findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
+                                          const RegionModel &Regions,
+                                          std::vector<std::string> *Incomplete,
+                                          CallArgResidency *Args) {
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   ResidencyContext RC(Ctx, Api, Regions.flows());

@@ -47,8 +47,8 @@ class Summarizer {
 public:
   Summarizer(ASTContext &Ctx, const RegionModel &Regions,
              const CallArgResidency &Args)
-      : SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
-        Regions(Regions), Args(Args) {}
+      : SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Regions(Regions),
+        Args(Args) {}
 
   SummaryFunction function(unsigned I) {
     const FunctionNode &N = Regions.functions()[I];

@@ -96,8 +96,8 @@ TUAnalysis analyzeTranslationUnit(clang::ASTContext &Ctx, const ApiModel &Api,
   estimateCosts(Ctx, Api, Regions, Found, Cost, Out.Summary);
   proposeFixes(Ctx, Api, Regions, Found, Cost.Profile);
   if (Opts.Summarize)
-    Out.Project = summarize(Ctx, Api, Regions, Sites, Contexts, Args, Opts,
-                            Cost);
+    Out.Project =
+        summarize(Ctx, Api, Regions, Sites, Contexts, Args, Opts, Cost);
   Out.Findings.reserve(Found.size());
   for (SiteFinding &SF : Found)
     Out.Findings.push_back(std::move(SF.F));

@@ -26,7 +26,7 @@ struct Edge {
 struct Reach {
   bool Reached = false;
   int Pred = -1;
-  int EdgeIdx = -1; ///< into Node::Out of Pred
+  int EdgeIdx = -1;  ///< into Node::Out of Pred
   bool Seed = false; ///< the edge repeats: its loop starts the path
 };
 
@@ -55,8 +55,7 @@ private:
                                std::optional<Reach> Into) const;
   std::optional<Reach> deviceCaller(unsigned N, int Param) const;
   std::optional<Reach> hotCallInto(unsigned N, int Param, bool Seen) const;
-  std::optional<Finding> report(unsigned N,
-                                const ConditionalFinding &C) const;
+  std::optional<Finding> report(unsigned N, const ConditionalFinding &C) const;
 
   std::vector<Node> Nodes;
   std::map<std::string, unsigned> Index;
@@ -97,8 +96,8 @@ ProjectGraph::ProjectGraph(llvm::ArrayRef<const TUSummary *> TUs) {
       }
       for (const SummaryCall &C : F.Calls)
         if (SeenCalls
-                .insert({N, C.Callee, C.Where.File, C.Where.Line,
-                         C.Where.Column})
+                .insert(
+                    {N, C.Callee, C.Where.File, C.Where.Line, C.Where.Column})
                 .second)
           Nodes[N].Out.push_back(&C);
     }
@@ -158,8 +157,7 @@ void ProjectGraph::propagate() {
       if (Nodes[N].Out[E]->Repeats)
         for (unsigned T : targets(*Nodes[N].Out[E]))
           if (!Nodes[T].R.Reached) {
-            Nodes[T].R = {true, static_cast<int>(N), static_cast<int>(E),
-                          true};
+            Nodes[T].R = {true, static_cast<int>(N), static_cast<int>(E), true};
             Queue.push_back(T);
           }
   while (!Queue.empty()) {
@@ -175,8 +173,7 @@ void ProjectGraph::propagate() {
 }
 
 std::string fileLine(const SourcePoint &P) {
-  return llvm::sys::path::filename(P.File).str() + ":" +
-         std::to_string(P.Line);
+  return llvm::sys::path::filename(P.File).str() + ":" + std::to_string(P.Line);
 }
 
 std::vector<PathNote> ProjectGraph::pathTo(unsigned N, std::string &Reason,
@@ -197,7 +194,8 @@ std::vector<PathNote> ProjectGraph::pathTo(unsigned N, std::string &Reason,
     }
     const Node &Caller = Nodes[R.Pred];
     const SummaryCall &C = *Caller.Out[R.EdgeIdx];
-    std::string Callee = Nodes[Cur].First ? Nodes[Cur].First->Name : C.CalleeName;
+    std::string Callee =
+        Nodes[Cur].First ? Nodes[Cur].First->Name : C.CalleeName;
     std::string Text =
         C.LambdaDefinition
             ? "lambda defined here, in '" + Caller.First->Name + "'"
@@ -253,15 +251,15 @@ std::optional<Reach> ProjectGraph::hotCallInto(unsigned N, int Param,
     bool Seed = !Caller.R.Reached;
     if (Seed && !E.Call->Repeats)
       continue;
-    int Idx = static_cast<int>(llvm::find(Caller.Out, E.Call) -
-                               Caller.Out.begin());
+    int Idx =
+        static_cast<int>(llvm::find(Caller.Out, E.Call) - Caller.Out.begin());
     return Reach{true, static_cast<int>(E.Caller), Idx, Seed};
   }
   return std::nullopt;
 }
 
-std::optional<Finding>
-ProjectGraph::report(unsigned N, const ConditionalFinding &C) const {
+std::optional<Finding> ProjectGraph::report(unsigned N,
+                                            const ConditionalFinding &C) const {
   std::optional<Reach> Into;
   if (C.ParamIndex >= 0) {
     // Whether it syncs depends on the caller: a path on which it may.
@@ -279,15 +277,17 @@ ProjectGraph::report(unsigned N, const ConditionalFinding &C) const {
   for (size_t I = 1; I < Chain.size(); ++I) {
     const Node &From = Nodes[Chain[I - 1]];
     const Node &To = Nodes[Chain[I]];
-    if (From.First && To.First && From.First->Where.File != To.First->Where.File)
-      Through += (Through.empty() ? "" : ", ") + ("'" + To.First->Name +
-                                                  "' (" + fileLine(To.First->Where) + ")");
+    if (From.First && To.First &&
+        From.First->Where.File != To.First->Where.File)
+      Through +=
+          (Through.empty() ? "" : ", ") +
+          ("'" + To.First->Name + "' (" + fileLine(To.First->Where) + ")");
   }
   const Node &Start = Nodes[Chain.front()];
-  std::string From = Seed ? "every iteration of the loop at " +
-                                fileLine(Seed->Loop.Where)
-                          : "'" + Start.First->Name + "' (" +
-                                fileLine(Start.First->Where) + "), hot there";
+  std::string From =
+      Seed ? "every iteration of the loop at " + fileLine(Seed->Loop.Where)
+           : "'" + Start.First->Name + "' (" + fileLine(Start.First->Where) +
+                 "), hot there";
   F.Details.insert(F.Details.begin(),
                    "hot only through another file: reached from " + From +
                        (Through.empty() ? "" : " through " + Through) +
@@ -304,9 +304,9 @@ ProjectGraph::report(unsigned N, const ConditionalFinding &C) const {
       E.Frequency = Seed->Frequency;
     if (size_t At = E.Summary.find(" per call"); At != std::string::npos)
       E.Summary.replace(At, 9, " per iteration");
-    E.Rank = rankFromMicros(rankBasisMicros(std::nullopt,
-                                            E.IdleMicrosPerExecution, true,
-                                            E.ExecutionsPerIteration));
+    E.Rank =
+        rankFromMicros(rankBasisMicros(std::nullopt, E.IdleMicrosPerExecution,
+                                       true, E.ExecutionsPerIteration));
   }
   return F;
 }

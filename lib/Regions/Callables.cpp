@@ -3,11 +3,11 @@
 
 #include "ApiModel/ApiModel.h"
 
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -163,8 +163,9 @@ void CallableFlow::bindArgs(const FunctionDecl *Callee,
   const FunctionDecl *Def = definition(Callee);
   // A function defined in another file: its parameters as declared here
   // (the project pass joins them with its definition's, by USR).
-  if (!Def && Callee && !Callee->getASTContext().getSourceManager().isInSystemHeader(
-                            Callee->getLocation()))
+  if (!Def && Callee &&
+      !Callee->getASTContext().getSourceManager().isInSystemHeader(
+          Callee->getLocation()))
     Def = Callee;
   if (!Def)
     return;

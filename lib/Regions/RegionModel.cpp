@@ -666,9 +666,9 @@ bool RegionModel::inAnyLoop(unsigned Node, const Stmt *Site,
   return false;
 }
 
-std::optional<LoopVisit>
-RegionModel::repeatingLoop(unsigned Node, const Stmt *Site,
-                           SourceLocation Loc) const {
+std::optional<LoopVisit> RegionModel::repeatingLoop(unsigned Node,
+                                                    const Stmt *Site,
+                                                    SourceLocation Loc) const {
   if (!inAnyLoop(Node, Site, Loc))
     return std::nullopt;
   for (const LoopVisit &V : loopsAt(Node, Site, Loc))

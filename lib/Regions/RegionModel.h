@@ -164,8 +164,7 @@ public:
   bool runsRepeatedly(unsigned Node, const clang::Stmt *Site,
                       clang::SourceLocation Loc) const;
   /// The innermost loop of function \p Node that repeats \p Site, if any.
-  std::optional<LoopVisit> repeatingLoop(unsigned Node,
-                                         const clang::Stmt *Site,
+  std::optional<LoopVisit> repeatingLoop(unsigned Node, const clang::Stmt *Site,
                                          clang::SourceLocation Loc) const;
   /// How function \p Node is hot in this TU (empty when it is not).
   std::vector<PathStep> hotPathOf(unsigned Node) const;

@@ -12,8 +12,8 @@
 #include "Rules/Rule.h"
 
 #include "llvm/Support/raw_ostream.h"
-#include <nlohmann/json.hpp>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 

@@ -1,6 +1,6 @@
 //===- ProjectPassTest.cpp - The project pass on hand-made summaries ------===//
-#include "Basic/FindingJson.h"
 #include "Project/ProjectPass.h"
+#include "Basic/FindingJson.h"
 
 #include <gtest/gtest.h>
 
