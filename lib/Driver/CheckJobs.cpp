@@ -98,57 +98,64 @@ void CheckRun::planJobs() {
   ConfigFinder Configs(Opts.ConfigFile);
   if (Opts.Cache)
     Cache.emplace(Opts.CacheDir, Opts.CacheMaxMB << 20);
-  for (const std::string &File : Files) {
-    Job &J = Jobs.emplace_back();
-    J.File = File;
-    auto Bad = [&](const std::string &Why) {
-      if (!J.Error)
-        J.Error = "invalid configuration: " + Why + "; '" + File +
-                  "' was not analyzed";
-    };
-    llvm::Expected<FileConfig> C = Configs.forFile(File);
-    if (!C) {
-      Bad(llvm::toString(C.takeError()));
-      continue;
-    }
-    FileConfig Eff = effectiveConfig(*C, Opts);
+  for (const std::string &File : Files)
+    Jobs.push_back(planJob(Configs, File, /*Declare=*/true));
+  for (auto &[Name, P] : Profiles)
+    declare(P.Path);
+}
+
+Job CheckRun::planJob(ConfigFinder &Configs, const std::string &File,
+                      bool Declare) {
+  Job J;
+  J.File = File;
+  auto Bad = [&](const std::string &Why) {
+    if (!J.Error)
+      J.Error =
+          "invalid configuration: " + Why + "; '" + File + "' was not analyzed";
+  };
+  llvm::Expected<FileConfig> C = Configs.forFile(File);
+  if (!C) {
+    Bad(llvm::toString(C.takeError()));
+    return J;
+  }
+  FileConfig Eff = effectiveConfig(*C, Opts);
+  if (Declare) {
     declare(absolute(File));
     for (const std::string &S : C->Sources)
       declare(S);
     for (const std::string &P : C->Rules)
       declare(P);
-    std::vector<std::string> PackPaths = BasePacks;
-    PackPaths.insert(PackPaths.end(), C->Rules.begin(), C->Rules.end());
-    llvm::Expected<std::shared_ptr<const ApiIndex>> Pack = Packs.get(PackPaths);
-    std::string Err;
-    const DeviceProfile *Prof = nullptr;
-    if (!Pack) {
-      Bad(C->path() + ": " + llvm::toString(Pack.takeError()));
-    } else if (!(Prof = profileFor(*Eff.Profile, Err))) {
-      Bad(C->path() + ": " + Err);
-    } else {
-      J.Index = *Pack;
-      J.Cost.Profile = *Prof;
-      if (std::optional<std::string> E = setAnalysis(J, *C, Eff, Opts))
-        Bad(C->path() + ": " + *E);
-      if (std::optional<std::string> E = setFilters(J, Eff, Opts, Lines))
-        Bad(C->path() + ": " + *E);
-    }
-    if (J.Error)
-      continue;
-    if (std::optional<std::string> E = checkSourceFile(*DB, File))
-      J.Error = *E;
-    else
-      J.Commands = commandsFor(*DB, File);
-    // A file the database lists twice is analyzed once, with its first
-    // command, as clang-tidy does.
-    if (J.Commands.size() > 1)
-      J.Commands.resize(1);
-    if (Opts.Cache)
-      J.CacheKey = cacheKey(J, Eff, PackPaths);
   }
-  for (auto &[Name, P] : Profiles)
-    declare(P.Path);
+  std::vector<std::string> PackPaths = BasePacks;
+  PackPaths.insert(PackPaths.end(), C->Rules.begin(), C->Rules.end());
+  llvm::Expected<std::shared_ptr<const ApiIndex>> Pack = Packs.get(PackPaths);
+  std::string Err;
+  const DeviceProfile *Prof = nullptr;
+  if (!Pack) {
+    Bad(C->path() + ": " + llvm::toString(Pack.takeError()));
+  } else if (!(Prof = profileFor(*Eff.Profile, Err))) {
+    Bad(C->path() + ": " + Err);
+  } else {
+    J.Index = *Pack;
+    J.Cost.Profile = *Prof;
+    if (std::optional<std::string> E = setAnalysis(J, *C, Eff, Opts))
+      Bad(C->path() + ": " + *E);
+    if (std::optional<std::string> E = setFilters(J, Eff, Opts, Lines))
+      Bad(C->path() + ": " + *E);
+  }
+  if (J.Error)
+    return J;
+  if (std::optional<std::string> E = checkSourceFile(*DB, File))
+    J.Error = *E;
+  else
+    J.Commands = commandsFor(*DB, File);
+  // A file the database lists twice is analyzed once, with its first
+  // command, as clang-tidy does.
+  if (J.Commands.size() > 1)
+    J.Commands.resize(1);
+  if (Opts.Cache)
+    J.CacheKey = cacheKey(J, Eff, PackPaths);
+  return J;
 }
 
 } // namespace seam

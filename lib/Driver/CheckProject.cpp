@@ -14,6 +14,7 @@
 #include "Project/ProjectPass.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include <set>
 
 namespace seam {
 
@@ -58,7 +59,13 @@ void CheckRun::crossFiles() {
   std::vector<const TUSummary *> All;
   for (const std::optional<TUSummary> &S : Summaries)
     All.push_back(S ? &*S : nullptr);
+  // After this run's files: what the others hold, not reported.
+  std::vector<TUSummary> Others = contextSummaries();
+  for (const TUSummary &S : Others)
+    All.push_back(&S);
   std::vector<ProjectFinding> Found = runProjectPass(All);
+  llvm::erase_if(
+      Found, [&](const ProjectFinding &F) { return F.From >= Jobs.size(); });
   for (size_t B = 0; B < Found.size();) {
     size_t E = B;
     std::vector<Finding> Batch;
@@ -68,6 +75,46 @@ void CheckRun::crossFiles() {
     B = E;
   }
   Summaries.clear();
+}
+
+std::vector<TUSummary> CheckRun::contextSummaries() {
+  std::vector<TUSummary> Out;
+  // Only some files of a database, with a cache to read: `seam check -p
+  // build src/loss.cpp` after a whole-project run. A shard's merge reads
+  // the other shards' summaries instead.
+  if (!In.Partial || Split || !Cache || Opts.Frontend.BuildDir.empty() || !DB)
+    return Out;
+  std::set<std::string> Mine;
+  for (const Job &J : Jobs)
+    Mine.insert(absolute(J.File));
+  ConfigFinder Configs(Opts.ConfigFile);
+  size_t Others = 0;
+  std::set<std::string> Listed;
+  for (const std::string &File : DB->getAllFiles()) {
+    std::string Abs = absolute(File);
+    if (Mine.count(Abs) || !Listed.insert(Abs).second)
+      continue;
+    ++Others;
+    Job J = planJob(Configs, File, /*Declare=*/false);
+    if (J.Error || J.CacheKey.empty())
+      continue;
+    std::string Note; // a corrupt entry is removed and is simply missing
+    std::optional<CachedTU> Hit = Cache->lookup(J.CacheKey, Note);
+    if (Hit && Hit->Analysis.Project) {
+      Out.push_back(std::move(*Hit->Analysis.Project));
+      Out.back().Conditional.clear(); // their own results are not asked for
+    }
+  }
+  // Said only to who runs the whole project too: without any summary, a
+  // run over some files is the per-TU run it always was.
+  if (!Out.empty() && Out.size() < Others)
+    llvm::errs() << "seam: note: " << Others - Out.size() << " of the "
+                 << Others
+                 << " other files of the compile database had no current "
+                    "summary in the cache (new or changed since the last "
+                    "whole-project run); calls through them are not "
+                    "followed\n";
+  return Out;
 }
 
 } // namespace seam

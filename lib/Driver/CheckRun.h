@@ -161,6 +161,9 @@ struct CheckRun {
   KeyParts Parts;
   std::optional<ResultCache> Cache;
   std::vector<Job> Jobs;
+  /// One file's job; \p Declare: its inputs are this run's (not for the
+  /// files whose summaries a partial run only reads from the cache).
+  Job planJob(ConfigFinder &Configs, const std::string &File, bool Declare);
   std::string cacheKey(const Job &J, const FileConfig &Eff,
                        const std::vector<std::string> &PackPaths);
 
@@ -204,6 +207,9 @@ struct CheckRun {
   // crossFiles()
   /// Each job's summary for the project pass, kept by emit().
   std::vector<std::optional<TUSummary>> Summaries;
+  /// A run over some files of a database: the current summaries of the
+  /// others, from the cache (never parsed; what is stale is left out).
+  std::vector<TUSummary> contextSummaries();
 };
 
 } // namespace seam
