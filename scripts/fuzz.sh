@@ -16,10 +16,11 @@ CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G Ninja \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEAM_BUILD_TESTS=OFF -DSEAM_FUZZ=ON \
   -DSEAM_SANITIZE=fuzzer-no-link,address,undefined
 cmake --build build-fuzz --target seam_fuzz_RulePack seam_fuzz_Profile \
-  seam_fuzz_Config seam_fuzz_Baseline seam_fuzz_Merge seam_fuzz_CacheEntry
+  seam_fuzz_Config seam_fuzz_Baseline seam_fuzz_Merge seam_fuzz_CacheEntry \
+  seam_fuzz_Summaries
 export ASAN_OPTIONS=detect_leaks=1
 for T in RulePack:rulepack Profile:profile Config:config Baseline:baseline \
-         Merge:merge CacheEntry:cache; do
+         Merge:merge CacheEntry:cache Summaries:summaries; do
   NAME=${T%%:*}; SEEDS=fuzz/corpus/${T##*:}
   WORK=build-fuzz/work-$NAME; mkdir -p "$WORK"
   echo "fuzz: $NAME, $RUNS runs (seed $SEED), at most ${SECS}s"
