@@ -277,6 +277,8 @@ static json toJson(const SummaryCall &C) {
           {"loop", toJson(C.Loop, JsonDetail::Full)},
           {"perIteration", C.PerIteration},
           {"frequency", C.Frequency},
+          {"iterations", opt(C.Iterations)},
+          {"calls", opt(C.Calls)},
           {"args", C.Args}};
 }
 
@@ -292,6 +294,8 @@ static SummaryCall callFromJson(const json &J) {
   C.Loop = noteFromJson(J.at("loop"));
   C.PerIteration = J.at("perIteration").get<double>();
   C.Frequency = J.at("frequency").get<std::string>();
+  C.Iterations = optFrom(J.at("iterations"));
+  C.Calls = optFrom(J.at("calls"));
   C.Args = J.at("args").get<std::vector<std::string>>();
   return C;
 }

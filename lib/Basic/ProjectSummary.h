@@ -15,6 +15,7 @@
 
 #include "Basic/Finding.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct SummaryCall {
   PathNote Loop;
   double PerIteration = 1;
   std::string Frequency;
+  /// When the trip counts of the loops around the call are known: their
+  /// product, and how many times the call runs in all.
+  std::optional<double> Iterations, Calls;
   /// Where each argument lives, by the callee's parameter index: "host",
   /// "device", "unknown", or "" for what is not a tensor.
   std::vector<std::string> Args;

@@ -46,9 +46,9 @@ std::string holderKey(const ValueDecl *H) {
 class Summarizer {
 public:
   Summarizer(ASTContext &Ctx, const RegionModel &Regions,
-             const CallArgResidency &Args)
-      : SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Regions(Regions),
-        Args(Args) {}
+             const CallArgResidency &Args, const TripHints &Trips)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()),
+        Regions(Regions), Args(Args), Trips(Trips) {}
 
   SummaryFunction function(unsigned I) {
     const FunctionNode &N = Regions.functions()[I];
@@ -117,6 +117,11 @@ private:
       C.Loop = {describePathStep(P), makePoint(SM, LO, P.Loc), false};
       C.PerIteration = V->Freq.PerIteration;
       C.Frequency = V->Freq.phrase();
+      // As the cost model counts a site's executions (RunCounts.h).
+      Executions X =
+          executionsOf(Regions.loopsAt(Node, Site, Loc), {}, Ctx, &Trips);
+      C.Iterations = X.Iterations;
+      C.Calls = X.Total;
     }
     if (const auto *CE = dyn_cast_or_null<CallExpr>(Site))
       if (auto It = Args.find(CE); It != Args.end())
@@ -126,22 +131,24 @@ private:
     return C;
   }
 
+  ASTContext &Ctx;
   const SourceManager &SM;
   const LangOptions &LO;
   const RegionModel &Regions;
   const CallArgResidency &Args;
+  const TripHints &Trips;
 };
 
 } // namespace
 
 TUSummary summarizeTU(ASTContext &Ctx, const RegionModel &Regions,
-                      const CallArgResidency &Args,
+                      const CallArgResidency &Args, const TripHints &Trips,
                       std::vector<SiteFinding> &Conditional) {
   TUSummary S;
   const SourceManager &SM = Ctx.getSourceManager();
   if (const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID()))
     S.File = Main->tryGetRealPathName().str();
-  Summarizer Sum(Ctx, Regions, Args);
+  Summarizer Sum(Ctx, Regions, Args, Trips);
   for (unsigned I = 0; I < Regions.functions().size(); ++I)
     S.Functions.push_back(Sum.function(I));
   std::set<std::pair<std::string, std::string>> Stores;

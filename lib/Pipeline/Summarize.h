@@ -11,6 +11,7 @@
 #define SEAM_PIPELINE_SUMMARIZE_H
 
 #include "Basic/ProjectSummary.h"
+#include "Cost/RunCounts.h"
 #include "Hazards/HazardFinder.h"
 #include "Rules/Rule.h"
 
@@ -25,7 +26,7 @@ std::string projectKey(const clang::Decl *D);
 /// \p Conditional: the TU's cold host syncs as reported were their function
 /// hot (priced and fixed as such).
 TUSummary summarizeTU(clang::ASTContext &Ctx, const RegionModel &Regions,
-                      const CallArgResidency &Args,
+                      const CallArgResidency &Args, const TripHints &Trips,
                       std::vector<SiteFinding> &Conditional);
 
 } // namespace seam

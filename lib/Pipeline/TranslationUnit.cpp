@@ -45,7 +45,7 @@ static TUSummary summarize(clang::ASTContext &Ctx, const ApiModel &Api,
   std::vector<SummaryRow> Rows; // the TU's own rows are the real ones
   estimateCosts(Ctx, Api, Regions, Found, Cost, Rows);
   proposeFixes(Ctx, Api, Regions, Found, Cost.Profile);
-  return summarizeTU(Ctx, Regions, Args, Found);
+  return summarizeTU(Ctx, Regions, Args, Cost.Trips, Found);
 }
 
 namespace {

@@ -299,14 +299,27 @@ std::optional<Finding> ProjectGraph::report(unsigned N,
   F.HotReason = Reason;
   if (F.Cost && Seed) {
     CostEstimate &E = *F.Cost;
+    double PerCall = E.ExecutionsPerIteration; // per call of its function
     E.ExecutionsPerIteration *= Seed->PerIteration;
     if (!Seed->Frequency.empty())
       E.Frequency = Seed->Frequency;
     if (size_t At = E.Summary.find(" per call"); At != std::string::npos)
       E.Summary.replace(At, 9, " per iteration");
-    E.Rank =
-        rankFromMicros(rankBasisMicros(std::nullopt, E.IdleMicrosPerExecution,
-                                       true, E.ExecutionsPerIteration));
+    // The caller's counts: the trip counts of the loops around its call.
+    if (Seed->Calls) {
+      E.TripCount = Seed->Iterations;
+      E.Executions = *Seed->Calls * PerCall;
+      E.IdleMicrosTotal = E.IdleMicrosPerExecution * *E.Executions;
+      if (E.TripCount) {
+        E.Detail = "~" + formatMicros(*E.IdleMicrosTotal) +
+                   " device idle per " + formatCount(*E.TripCount) +
+                   " iterations of the loop";
+        F.Details.push_back(E.Detail);
+      }
+    }
+    E.Rank = rankFromMicros(rankBasisMicros(E.IdleMicrosTotal,
+                                            E.IdleMicrosPerExecution, true,
+                                            E.ExecutionsPerIteration));
   }
   return F;
 }

@@ -87,6 +87,29 @@ TEST(ProjectPass, LoopInOneFileMakesAHelperTwoFilesAwayHot) {
       << F.Details.front();
   ASSERT_TRUE(F.Cost);
   EXPECT_NE(F.Cost->Summary.find("per iteration"), std::string::npos);
+  EXPECT_FALSE(F.Cost->IdleMicrosTotal); // the loop's trips are not known
+}
+
+TEST(ProjectPass, TheCallersLoopCountsPriceTheHelper) {
+  TUSummary Train, Helper;
+  SummaryFunction T = fn("train", "train.cpp", 3);
+  SummaryCall C = call("helper", "train.cpp", 5, /*Repeats=*/true);
+  C.PerIteration = 0.5; // every other iteration
+  C.Iterations = 1000;
+  C.Calls = 500;
+  T.Calls.push_back(C);
+  Train.Functions.push_back(T);
+  Helper.Functions.push_back(fn("helper", "helper.cpp", 1));
+  Helper.Conditional.push_back(sync("helper", "helper.cpp", 2));
+  std::vector<ProjectFinding> Found = run({Train, Helper});
+  ASSERT_EQ(Found.size(), 1u);
+  const CostEstimate &E = *Found[0].F.Cost;
+  EXPECT_DOUBLE_EQ(E.ExecutionsPerIteration, 0.5);
+  EXPECT_EQ(E.TripCount, 1000);
+  EXPECT_EQ(E.Executions, 500);
+  EXPECT_EQ(E.IdleMicrosTotal, 5000); // 10 us each
+  EXPECT_EQ(Found[0].F.Details.back(),
+            "~5 ms device idle per 1000 iterations of the loop");
 }
 
 TEST(ProjectPass, ColdCallerHotInItsOwnFileOrOnceFromMain) {
