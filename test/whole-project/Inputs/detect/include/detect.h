@@ -35,3 +35,10 @@ void host_stats();
 // Defined in src/steps.cpp: runs the step it is given once per step.
 void run_steps(const std::function<float(const torch::Tensor &)> &step,
                const torch::Tensor &x);
+
+// A module whose forward is overridden in src/heads.cpp; src/extract.cpp
+// calls it in a loop. A forward is hot in its own file: reported once.
+struct Backbone : torch::nn::Module {
+  virtual torch::Tensor forward(const torch::Tensor &x) = 0;
+};
+void extract(Backbone &b, const torch::Tensor &x);
