@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -76,13 +77,22 @@ unsigned ProjectGraph::nodeOf(const std::string &Usr) {
 }
 
 ProjectGraph::ProjectGraph(llvm::ArrayRef<const TUSummary *> TUs) {
+  // The graph is built in the order of the TUs' files, whatever the order
+  // they come in: one run and the merge of its shards choose the same
+  // paths.
+  std::vector<size_t> Order;
+  for (size_t I = 0; I < TUs.size(); ++I)
+    if (TUs[I])
+      Order.push_back(I);
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return TUs[A]->File < TUs[B]->File;
+  });
   // A function defined in a header is in every TU including it: its calls
   // are joined (once each), and it is hot if it is hot in any of them.
   std::set<std::tuple<unsigned, std::string, std::string, unsigned, unsigned>>
       SeenCalls;
-  for (const TUSummary *S : TUs) {
-    if (!S)
-      continue;
+  for (size_t I : Order) {
+    const TUSummary *S = TUs[I];
     for (const SummaryFunction &F : S->Functions) {
       unsigned N = nodeOf(F.Usr);
       Defined.insert(F.Usr);
@@ -102,10 +112,8 @@ ProjectGraph::ProjectGraph(llvm::ArrayRef<const TUSummary *> TUs) {
           Nodes[N].Out.push_back(&C);
     }
   }
-  for (const TUSummary *S : TUs) {
-    if (!S)
-      continue;
-    for (const SummaryStore &St : S->Stores) {
+  for (size_t I : Order) {
+    for (const SummaryStore &St : TUs[I]->Stores) {
       if (!Defined.count(St.Function))
         continue;
       std::vector<unsigned> &V = Stored[St.Holder];
@@ -114,11 +122,10 @@ ProjectGraph::ProjectGraph(llvm::ArrayRef<const TUSummary *> TUs) {
         V.push_back(N);
     }
   }
-  for (size_t I = 0; I < TUs.size(); ++I)
-    if (TUs[I])
-      for (const ConditionalFinding &C : TUs[I]->Conditional)
-        if (auto It = Index.find(C.Function); It != Index.end())
-          Nodes[It->second].Conditional.push_back({I, &C});
+  for (size_t I : Order)
+    for (const ConditionalFinding &C : TUs[I]->Conditional)
+      if (auto It = Index.find(C.Function); It != Index.end())
+        Nodes[It->second].Conditional.push_back({I, &C});
   for (unsigned N = 0; N < Nodes.size(); ++N)
     for (const SummaryCall *C : Nodes[N].Out)
       for (unsigned T : targets(*C))

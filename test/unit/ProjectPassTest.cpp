@@ -175,6 +175,30 @@ TEST(ProjectPass, ArgumentResidencyDecidesAParameterSync) {
   EXPECT_EQ(Found[0].F.Path[1].Where.File, "/p/b.cpp");
 }
 
+TEST(ProjectPass, TheOrderOfTheSummariesDoesNotChooseThePath) {
+  // Two loops in two files call one helper: the path is the same whatever
+  // order the summaries come in (one run, or the merge of its shards).
+  TUSummary A, B, Helper;
+  A.File = "/p/a.cpp";
+  B.File = "/p/b.cpp";
+  Helper.File = "/p/read.cpp";
+  SummaryFunction Fa = fn("loop_a", "a.cpp", 1);
+  Fa.Calls.push_back(call("read", "a.cpp", 3, true));
+  A.Functions.push_back(Fa);
+  SummaryFunction Fb = fn("loop_b", "b.cpp", 1);
+  Fb.Calls.push_back(call("read", "b.cpp", 5, true));
+  B.Functions.push_back(Fb);
+  Helper.Functions.push_back(fn("read", "read.cpp", 1));
+  Helper.Conditional.push_back(sync("read", "read.cpp", 1, /*Param=*/0));
+  std::vector<ProjectFinding> One = run({A, B, Helper});
+  std::vector<ProjectFinding> Other = run({Helper, B, A});
+  ASSERT_EQ(One.size(), 1u);
+  ASSERT_EQ(Other.size(), 1u);
+  EXPECT_EQ(toJson(One[0].F, JsonDetail::Full),
+            toJson(Other[0].F, JsonDetail::Full));
+  EXPECT_EQ(One[0].F.Path[0].Where.File, "/p/a.cpp");
+}
+
 TEST(ProjectPass, AHeaderFunctionInSeveralSummariesIsReportedOnce) {
   TUSummary Train, X, Y;
   SummaryFunction T = fn("train", "train.cpp", 1);
