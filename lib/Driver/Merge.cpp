@@ -50,7 +50,11 @@ private:
   json Summary = json::array();
   bool Success = true;
   int64_t Incomplete = 0, Baselined = 0;
-  std::set<std::tuple<std::string, std::string, long, long, std::string>> Seen;
+  /// What makes two results one: rule, file, line, column (and message,
+  /// for compiler errors).
+  using Key = std::tuple<std::string, std::string, long, long, std::string>;
+  static Key keyOf(const json &Result);
+  std::set<Key> Seen;
   std::vector<TUSummary> Summaries;
   std::string Root; ///< the source root the summaries were written under
 };
@@ -91,9 +95,24 @@ std::optional<std::string> Merger::crossFiles() {
   for (ProjectFinding &P : runProjectPass(All))
     Found.push_back(std::move(P.F));
   assignFingerprints(Found, Root);
-  for (const Finding &F : Found)
+  // A shard's own project pass saw only its files: where it found the same
+  // result, the whole project's (its path may differ) replaces it.
+  std::vector<json> Whole;
+  std::set<Key> Replaced;
+  for (const Finding &F : Found) {
+    Whole.push_back(sarifResult(F, Root));
+    Replaced.insert(keyOf(Whole.back()));
+  }
+  Results.erase(std::remove_if(Results.begin(), Results.end(),
+                               [&](const json &R) {
+                                 return Replaced.count(keyOf(R)) > 0;
+                               }),
+                Results.end());
+  for (const Key &K : Replaced)
+    Seen.erase(K);
+  for (json &R : Whole)
     if (std::optional<std::string> Err =
-            addResult("the project pass's result ", sarifResult(F, Root)))
+            addResult("the project pass's result ", std::move(R)))
       return Err;
   return std::nullopt;
 }
@@ -175,9 +194,7 @@ std::optional<std::string> Merger::addResults(const std::string &Path,
   return std::nullopt;
 }
 
-std::optional<std::string> Merger::addResult(const std::string &Where,
-                                             json Result) {
-  const json &Rules = Out["tool"]["driver"].value("rules", json::array());
+Merger::Key Merger::keyOf(const json &Result) {
   std::string Rule = Result.value("ruleId", "");
   std::string Uri;
   long Line = 0, Col = 0;
@@ -194,7 +211,14 @@ std::optional<std::string> Merger::addResult(const std::string &Where,
   std::string Msg = Rule == rule_ids::CompileError && Result.contains("message")
                         ? Result["message"].value("text", "")
                         : "";
-  if (!Seen.insert({Rule, Uri, Line, Col, Msg}).second)
+  return {Rule, Uri, Line, Col, Msg};
+}
+
+std::optional<std::string> Merger::addResult(const std::string &Where,
+                                             json Result) {
+  const json &Rules = Out["tool"]["driver"].value("rules", json::array());
+  std::string Rule = Result.value("ruleId", "");
+  if (!Seen.insert(keyOf(Result)).second)
     return std::nullopt;
   Result.erase("ruleIndex");
   for (size_t I = 0; I < Rules.size(); ++I)
