@@ -133,20 +133,38 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
   return S;
 }
 
+/// Whether any of \p Args is a tensor or a device (`t.add(bias)`,
+/// `t.to(device)`): then where the value made lives is not only the
+/// object's.
+bool takesTensor(const ApiModel &Api, llvm::ArrayRef<const Expr *> Args) {
+  return llvm::any_of(Args, [&](const Expr *A) {
+    return A && (Api.isTensorType(A->getType()) ||
+                 Api.isDeviceLikeType(A->getType()));
+  });
+}
+
 /// The index of the parameter of \p FD that \p Operand is made from by
-/// method calls and operators on it (`t`, `t.mean()`, `image[0].clamp(..)`),
-/// or -1. Asked only when the operand's residency is unknown: then it is the
-/// parameter's, which the callers decide.
-int paramIndexOf(const Expr *Operand, const FunctionDecl *FD) {
+/// method calls and indexing on it alone (`t`, `t.mean()`,
+/// `image[0].clamp(lo, hi)`; not `t.add(bias)`), or -1. Asked only when the
+/// operand's residency is unknown: then it is the parameter's, which the
+/// callers decide.
+int paramIndexOf(const ApiModel &Api, const Expr *Operand,
+                 const FunctionDecl *FD) {
   const Expr *E = Operand;
   for (unsigned Guard = 0; E && Guard < 32; ++Guard) {
     E = E->IgnoreParenImpCasts();
-    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E))
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+      llvm::SmallVector<const Expr *, 4> Args(MC->arguments());
+      if (takesTensor(Api, Args))
+        return -1;
       E = MC->getImplicitObjectArgument();
-    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-             Op && Op->getNumArgs() > 0)
+    } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+               Op && Op->getOperator() == OO_Subscript &&
+               Op->getNumArgs() == 2) {
+      if (takesTensor(Api, {Op->getArg(1)}))
+        return -1;
       E = Op->getArg(0);
-    else if (const auto *Tmp = dyn_cast<MaterializeTemporaryExpr>(E))
+    } else if (const auto *Tmp = dyn_cast<MaterializeTemporaryExpr>(E))
       E = Tmp->getSubExpr();
     else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
       E = B->getSubExpr();
@@ -236,7 +254,7 @@ std::vector<TriggerSite> findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
         S.Call = CE;
         S.Match = *M;
         S.Operand = exprText(SM, LO, E.Operand);
-        S.ParamIndex = paramIndexOf(E.Operand, Nodes[N].FD);
+        S.ParamIndex = paramIndexOf(Api, E.Operand, Nodes[N].FD);
       }
       S.Where = join(S.Where, E.Where);
     });

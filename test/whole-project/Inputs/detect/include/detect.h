@@ -13,6 +13,9 @@ float batch_mean(const torch::Tensor &t);
 float read_scalar(const torch::Tensor &t);
 // Defined in src/scalar.cpp: only ever given host tensors.
 float read_host(const torch::Tensor &t);
+// Defined in src/scalar.cpp: given a host tensor, and moves it to a device
+// it cannot see.
+float read_moved(const torch::Tensor &t, torch::Device d);
 // Defined in src/report.cpp: called once, from main only.
 void report_final(const torch::Tensor &t);
 

@@ -5,7 +5,8 @@ void host_stats() {
   for (int i = 0; i < 10; ++i) {
     float a = read_host(h);
     float b = read_scalar(h);
-    (void)a; (void)b;
+    float c = read_moved(h, h.device());
+    (void)a; (void)b; (void)c;
   }
   torch::Tensor d = torch::ones({4}).cuda();
   for (int i = 0; i < 10; ++i)
