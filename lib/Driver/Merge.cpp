@@ -59,12 +59,22 @@ private:
   std::string Root; ///< the source root the summaries were written under
 };
 
-std::optional<std::string> Merger::addSummaries(const std::string &Path) {
-  auto Buf = readInputFile(Path, "summaries to merge", MaxDataBytes);
+/// The JSON document in the input file \p Path (\p What names it in an
+/// error), discarded when it does not parse; or why it cannot be read.
+static llvm::Expected<json> readJson(const std::string &Path,
+                                     const char *What) {
+  auto Buf = readInputFile(Path, What, MaxDataBytes);
   if (!Buf)
-    return llvm::toString(Buf.takeError());
-  json Doc = json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(),
-                         nullptr, false);
+    return Buf.takeError();
+  return json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(),
+                     nullptr, false);
+}
+
+std::optional<std::string> Merger::addSummaries(const std::string &Path) {
+  llvm::Expected<json> Read = readJson(Path, "summaries to merge");
+  if (!Read)
+    return llvm::toString(Read.takeError());
+  json &Doc = *Read;
   if (Doc.is_discarded() || !Doc.is_object() ||
       Doc.value("seamSummaries", 0) != 1 || !Doc.contains("files") ||
       !Doc["files"].is_array())
@@ -118,11 +128,10 @@ std::optional<std::string> Merger::crossFiles() {
 }
 
 std::optional<std::string> Merger::addFile(const std::string &Path) {
-  auto Buf = readInputFile(Path, "SARIF to merge", MaxDataBytes);
-  if (!Buf)
-    return llvm::toString(Buf.takeError());
-  json Doc = json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(),
-                         nullptr, false);
+  llvm::Expected<json> Read = readJson(Path, "SARIF to merge");
+  if (!Read)
+    return llvm::toString(Read.takeError());
+  json &Doc = *Read;
   if (Doc.is_discarded() || !Doc.is_object() || !Doc.contains("version") ||
       Doc["version"] != "2.1.0" || !Doc.contains("runs") ||
       !Doc["runs"].is_array())
