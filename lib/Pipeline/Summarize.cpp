@@ -53,7 +53,7 @@ public:
   SummaryFunction function(unsigned I) {
     const FunctionNode &N = Regions.functions()[I];
     SummaryFunction F;
-    F.Usr = projectKey(N.FD);
+    F.Usr = keyOf(I);
     F.Name = N.Name;
     F.Where = makePoint(SM, LO, N.NameLoc);
     F.Hot = N.HotReach.Reached;
@@ -67,7 +67,7 @@ public:
     for (const CallSite &CS : N.Calls) {
       SummaryCall C = call(I, CS.Site, CS.Loc, CS.IteratedBy);
       const FunctionNode &Callee = Regions.functions()[CS.Callee];
-      C.Callee = projectKey(Callee.FD);
+      C.Callee = keyOf(CS.Callee);
       C.CalleeName = Callee.Name;
       C.Through = CS.Through;
       C.LambdaDefinition = CS.IsLambdaDefinition;
@@ -86,6 +86,15 @@ public:
       F.Calls.push_back(std::move(C));
     }
     return F;
+  }
+
+  /// Node \p I's key, made once: every call to it names it.
+  const std::string &keyOf(unsigned I) {
+    if (Keys.empty())
+      Keys.resize(Regions.functions().size());
+    if (Keys[I].empty())
+      Keys[I] = projectKey(Regions.functions()[I].FD);
+    return Keys[I];
   }
 
 private:
@@ -137,6 +146,7 @@ private:
   const RegionModel &Regions;
   const CallArgResidency &Args;
   const TripHints &Trips;
+  std::vector<std::string> Keys;
 };
 
 } // namespace
@@ -158,7 +168,7 @@ TUSummary summarizeTU(ASTContext &Ctx, const RegionModel &Regions,
     S.Stores.push_back({H, F});
   for (SiteFinding &SF : Conditional) {
     ConditionalFinding C;
-    C.Function = projectKey(Regions.functions()[SF.Site->Node].FD);
+    C.Function = Sum.keyOf(SF.Site->Node);
     C.ParamIndex = SF.Site->ParamIndex;
     C.F = std::move(SF.F);
     S.Conditional.push_back(std::move(C));
