@@ -81,6 +81,7 @@ ApiIndex::ApiIndex(RulePack P) : Pack(std::move(P)) {
   fill(LoopFn, Pack.LoopFunctions);
   fill(DeviceFactory, Pack.DeviceFactories);
   fill(Transform, Pack.Transforms);
+  fill(Invoke, Pack.InvokeFunctions);
   for (const PlacementDefault &D : Pack.Defaults)
     (D.Scoped ? DefaultScopes : DefaultCalls)[D.Name] = &D;
   // Rules keep their pack's tensor types; equal scopes share one set.
@@ -432,6 +433,19 @@ bool ApiModel::matchesPattern(QualType T, llvm::StringRef P,
                               const TriggerRule *Rule) const {
   if (P.consume_front("!"))
     return !matchesPattern(T, P, Rule);
+  // `P&` and `P&&`: only that kind of reference to what P matches; without
+  // the suffix, references are looked through.
+  if (P.size() > 1 && P.ends_with("&")) {
+    bool RValue = P.ends_with("&&");
+    P = P.drop_back(RValue ? 2 : 1).rtrim();
+    if (T.isNull() || (RValue ? !T->isRValueReferenceType()
+                              : !T->isLValueReferenceType()))
+      return false;
+    // `const P&`: a reference to const.
+    if (P.consume_front("const ") &&
+        !T.getNonReferenceType().isConstQualified())
+      return false;
+  }
   if (P == "*")
     return true;
   if (T.isNull())
@@ -705,13 +719,22 @@ bool ApiModel::isTransform(const FunctionDecl *FD) const {
   return FD && Ix.Transform.contains(qualifiedName(FD));
 }
 
+bool ApiModel::isInvokeFunction(const FunctionDecl *FD) const {
+  return FD && Ix.Invoke.contains(qualifiedName(FD));
+}
+
 std::optional<Residency>
 ApiModel::constructed(const CXXConstructExpr *CE) const {
-  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
+  return constructed(CE->getConstructor(), Args);
+}
+
+std::optional<Residency>
+ApiModel::constructed(const CXXConstructorDecl *Ctor,
+                      llvm::ArrayRef<const Expr *> Args) const {
   if (!Ctor || Ix.Pack.Constructors.empty())
     return std::nullopt;
   std::string Cls = qualifiedName(Ctor->getParent());
-  llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
   for (const ConstructorRule &R : Ix.Pack.Constructors)
     if (R.Class == Cls && overloadMatches(Ctor, Args, R.Overload, nullptr))
       return R.OnDevice ? Residency::Device : Residency::Host;

@@ -48,7 +48,7 @@ private:
   llvm::StringSet<> Tensor, DeviceLike, HostRecord, Module, Holder, LibNs;
   llvm::StringSet<> Factory, LikeFactory, ToHost, ToDevice, Move, BoolProd,
       BoolDtype, Meta, Annot, Compile, HotMethod, LoopFn, DeviceFactory,
-      Transform;
+      Transform, Invoke;
   llvm::StringMap<const PlacementDefault *> DefaultCalls, DefaultScopes;
   /// Tensor types of each distinct rule scope, and each rule's scope (-1:
   /// every pack's tensors).
@@ -136,6 +136,11 @@ public:
   bool isDeviceFactory(llvm::StringRef QualName) const;
   /// Where a constructor of a tensor type puts its tensor, if a rule says.
   std::optional<Residency> constructed(const clang::CXXConstructExpr *CE) const;
+  /// The same for \p Ctor called with \p Args (an element built in place:
+  /// `v.emplace_back(args...)`).
+  std::optional<Residency>
+  constructed(const clang::CXXConstructorDecl *Ctor,
+              llvm::ArrayRef<const clang::Expr *> Args) const;
   /// A set-default call (`set_default_device(d)`): the argument naming the
   /// device.
   const clang::Expr *placementDefault(const clang::CallExpr *CE) const;
@@ -144,6 +149,8 @@ public:
   const clang::Expr *placementScope(const clang::VarDecl *VD) const;
   /// A function returning a callable that runs its callable argument.
   bool isTransform(const clang::FunctionDecl *FD) const;
+  /// A function that calls its callable argument once, at the call.
+  bool isInvokeFunction(const clang::FunctionDecl *FD) const;
 
   /// A tensor type \p Rule covers: its own pack's, or every pack's.
   bool ownTensor(clang::QualType T, const TriggerRule *Rule) const;

@@ -200,10 +200,18 @@ int integer(PackReader &R, const json &Obj, const std::string &Where,
 /// A type pattern's glob must compile; the special words always do.
 void checkPatterns(PackReader &R, const std::string &Where,
                    const std::vector<std::string> &Patterns) {
-  for (size_t I = 0; I < Patterns.size() && !R.Error; ++I)
-    if (auto G = llvm::GlobPattern::create(Patterns[I]); !G)
+  for (size_t I = 0; I < Patterns.size() && !R.Error; ++I) {
+    llvm::StringRef P = Patterns[I];
+    P.consume_front("!");
+    if (P.starts_with("const ") && !P.ends_with("&"))
+      R.fail(Where + "[" + std::to_string(I) + "]",
+             "'" + Patterns[I] +
+                 "': a top-level const is ignored; 'const P&' is a "
+                 "reference to const");
+    else if (auto G = llvm::GlobPattern::create(Patterns[I]); !G)
       R.fail(Where + "[" + std::to_string(I) + "]",
              "bad type pattern: " + llvm::toString(G.takeError()));
+  }
 }
 
 /// "args": 2 or {"min": 1, "max": 3}; "params", "returns", "refQualifier".

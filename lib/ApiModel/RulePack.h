@@ -210,6 +210,9 @@ struct RulePack {
   /// Functions returning a callable that runs their callable argument
   /// (`grad(f)`, `vmap(f)`): calling the result calls the argument.
   std::vector<std::string> Transforms;
+  /// Functions that call their callable argument once, at the call, and
+  /// return (`vjp(f, primals, cotangents)`, `jvp`, `std::invoke`).
+  std::vector<std::string> InvokeFunctions;
 
   // Op classes for the cost model: name -> class.
   std::vector<std::pair<std::string, OpClass>> Ops;

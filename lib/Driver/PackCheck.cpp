@@ -5,6 +5,7 @@
 #include "Driver/CheckCommand.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/Path.h"
@@ -115,9 +116,20 @@ public:
     if (const FunctionDecl *FD = CE->getDirectCallee()) {
       mark(Names, qualifiedName(FD));
       if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-          MD && FD->getIdentifier())
+          MD && FD->getIdentifier()) {
         mark(Classes,
              qualifiedName(MD->getParent()) + "::" + FD->getName().str());
+        // v.emplace_back(args...) runs a constructor of the element type.
+        if (const auto *Spec =
+                dyn_cast<ClassTemplateSpecializationDecl>(MD->getParent());
+            Spec && Spec->isInStdNamespace() &&
+            FD->getName().starts_with("emplace") &&
+            Spec->getTemplateArgs().size() > 0 &&
+            Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type)
+          if (const CXXRecordDecl *Elem =
+                  Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl())
+            mark(Classes, qualifiedName(Elem));
+      }
     }
     return true;
   }

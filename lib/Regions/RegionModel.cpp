@@ -343,6 +343,8 @@ private:
                          SourceLocation Loc);
   void iteratedBy(const CallExpr *CE, const FunctionDecl *Callee,
                   SourceLocation Loc);
+  void invokedBy(const CallExpr *CE, const FunctionDecl *Callee,
+                 SourceLocation Loc);
 
   const RegionModel &Model;
   const ApiModel &Api;
@@ -389,6 +391,7 @@ void CallScanner::onCall(const CallExpr *CE) {
   }
   throughTransforms(CE, Callee, Loc);
   iteratedBy(CE, Callee, Loc);
+  invokedBy(CE, Callee, Loc);
   // A module holder's operator() forwards to Impl::forward.
   for (const CXXMethodDecl *M : Api.holderForwards(CE))
     addEdge(M, Loc, CE, false);
@@ -444,6 +447,24 @@ void CallScanner::throughTransforms(const CallExpr *CE,
       if (T != Callee)
         addEdge(T, Loc, CE, false,
                 qualifiedName(Made->getDirectCallee()) + "(...)");
+  }
+}
+
+void CallScanner::invokedBy(const CallExpr *CE, const FunctionDecl *Callee,
+                            SourceLocation Loc) {
+  // vjp(f, primals, cotangents), std::invoke(f, x): f runs here, once.
+  if (!Api.isInvokeFunction(Callee))
+    return;
+  for (const Expr *Arg : CE->arguments()) {
+    QualType T = Arg->getType();
+    if (!T->isFunctionPointerType() && !T->isRecordType() &&
+        !T->isFunctionType() && !T->isMemberFunctionPointerType())
+      continue;
+    llvm::SmallVector<const FunctionDecl *, 4> Runs;
+    resolveCallables(Arg, Api, Callables, Runs);
+    for (const FunctionDecl *T : Runs)
+      if (T != Callee)
+        addEdge(T, Loc, CE, false, qualifiedName(Callee) + "(...)");
   }
 }
 

@@ -174,18 +174,11 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
     return {Residency::Host, false};
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
-      CE && Api.isTensorType(E->getType())) {
-    // A device argument says where the new tensor lives (`array(dims,
-    // ptr, afHost)`); else the pack's constructor rule (`Array(0.5f)`).
-    Residency Dev = Residency::None;
-    for (const Expr *A : CE->arguments())
-      if (!isa<CXXDefaultArgExpr>(A) && Api.isDeviceLikeType(A->getType()))
-        Dev = join(Dev, eval(A).Where);
-    if (Dev != Residency::None && !Api.isTensorType(CE->getArg(0)->getType()))
-      return {Dev, false};
-    if (std::optional<Residency> R = Api.constructed(CE))
-      return {*R, false};
-  }
+      CE && Api.isTensorType(E->getType()))
+    if (std::optional<AbsValue> V = constructedTensor(
+            CE->getConstructor(),
+            llvm::ArrayRef(CE->getArgs(), CE->getNumArgs())))
+      return *V;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))
       return {}; // an undefined tensor, or options naming no device
@@ -204,6 +197,23 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
   if (isa<CXXNullPtrLiteralExpr>(E))
     return {};
   return Unknown;
+}
+
+std::optional<AbsValue>
+ResidencyWalker::constructedTensor(const CXXConstructorDecl *Ctor,
+                                   llvm::ArrayRef<const Expr *> Args) const {
+  // A device argument says where the new tensor lives (`array(dims, ptr,
+  // afHost)`); else the pack's constructor rule (`Array(0.5f)`).
+  Residency Dev = Residency::None;
+  for (const Expr *A : Args)
+    if (!isa<CXXDefaultArgExpr>(A) && Api.isDeviceLikeType(A->getType()))
+      Dev = join(Dev, eval(A).Where);
+  if (Dev != Residency::None && !Args.empty() &&
+      !Api.isTensorType(Args[0]->getType()))
+    return AbsValue{Dev, false};
+  if (std::optional<Residency> R = Api.constructed(Ctor, Args))
+    return AbsValue{*R, false};
+  return std::nullopt;
 }
 
 Residency ResidencyWalker::deviceArgs(const CallExpr *CE) const {

@@ -158,6 +158,11 @@ private:
   AbsValue evalMemberCall(const clang::CXXMemberCallExpr *MC) const;
   AbsValue evalOperator(const clang::CXXOperatorCallExpr *Op) const;
   AbsValue evalCall(const clang::CallExpr *CE) const;
+  /// A tensor made by \p Ctor from \p Args, when its arguments or a pack
+  /// rule say where it lives.
+  std::optional<AbsValue>
+  constructedTensor(const clang::CXXConstructorDecl *Ctor,
+                    llvm::ArrayRef<const clang::Expr *> Args) const;
   AbsValue evalUserCall(const clang::FunctionDecl *Callee,
                         const clang::CallExpr *CE) const;
   bool mentionsBoolDtype(const clang::CallExpr *CE) const;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Residency/ResidencyWalker.h"
 
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 
@@ -16,6 +17,55 @@ using namespace clang;
 namespace seam {
 
 static const Expr *strip(const Expr *E) { return stripValue(E); }
+
+/// How well \p Arg fits a parameter of type \p Param without overload
+/// resolution: 2 the same type, 1 a standard conversion between builtins
+/// or pointers, 0 something else (a user conversion, or none).
+static int fit(QualType Param, const Expr *Arg) {
+  QualType P = Param.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  QualType A = Arg->getType().getCanonicalType().getUnqualifiedType();
+  if (P == A)
+    return 2;
+  if ((P->isArithmeticType() && A->isArithmeticType()) ||
+      (P->isPointerType() &&
+       (A->isPointerType() || A->isArrayType() || A->isNullPtrType())))
+    return 1;
+  return 0;
+}
+
+/// The constructor of \p Elem that an emplace call runs with \p Args (the
+/// library's body that calls it is not parsed): the one whose parameters
+/// the arguments fit best, when exactly one does. Copies and moves count
+/// only when the one argument is an element itself.
+static const CXXConstructorDecl *
+emplacedConstructor(QualType Elem, llvm::ArrayRef<const Expr *> Args) {
+  const CXXRecordDecl *RD = Elem->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return nullptr;
+  const CXXConstructorDecl *Best = nullptr;
+  int BestScore = -1;
+  bool Tie = false;
+  for (const CXXConstructorDecl *C : RD->getDefinition()->ctors()) {
+    if (C->isDeleted() || Args.size() < C->getMinRequiredArguments() ||
+        (Args.size() > C->getNumParams() && !C->isVariadic()))
+      continue;
+    if (C->isCopyOrMoveConstructor() &&
+        !(Args.size() == 1 &&
+          Args[0]->getType().getCanonicalType().getUnqualifiedType() == Elem))
+      continue;
+    int Score = 0;
+    for (unsigned I = 0; I < Args.size() && I < C->getNumParams(); ++I)
+      Score += fit(C->getParamDecl(I)->getType(), Args[I]);
+    if (Score > BestScore) {
+      Best = C;
+      BestScore = Score;
+      Tie = false;
+    } else if (Score == BestScore) {
+      Tie = true;
+    }
+  }
+  return Tie ? nullptr : Best;
+}
 
 llvm::ArrayRef<ResidencyWalker::TransferRule> ResidencyWalker::transferTable() {
   static const TransferRule Table[] = {
@@ -213,6 +263,30 @@ void ResidencyWalker::trackContainerInsert(const CXXMemberCallExpr *MC) {
                            "emplace_front", "insert", "emplace"},
                           MD->getName()))
     return;
+  // An element built in place from what is not a tensor takes where its
+  // constructor puts it (`v.emplace_back(dims, ptr)`).
+  llvm::SmallVector<const Expr *, 4> Args(MC->arguments());
+  if (MD->getName() == "emplace" && !Args.empty())
+    Args.erase(Args.begin()); // the position
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      VD->getType().getNonReferenceType()->getAsCXXRecordDecl());
+  if (MD->getName().starts_with("emplace") && Spec &&
+      Spec->getTemplateArgs().size() > 0 &&
+      Spec->getTemplateArgs()[0].getKind() == TemplateArgument::Type &&
+      llvm::none_of(Args, [&](const Expr *A) {
+        return Api.mentionsTensor(A->getType());
+      })) {
+    QualType Elem = Spec->getTemplateArgs()[0]
+                        .getAsType()
+                        .getCanonicalType()
+                        .getUnqualifiedType();
+    if (Api.isTensorType(Elem))
+      if (const CXXConstructorDecl *Ctor = emplacedConstructor(Elem, Args))
+        if (std::optional<AbsValue> E = constructedTensor(Ctor, Args)) {
+          Cur[VD].Where = join(Cur[VD].Where, E->Where);
+          return;
+        }
+  }
   AbsValue &V = Cur[VD];
   V.Where = join(V.Where, tensorArgs(MC).Where);
 }
