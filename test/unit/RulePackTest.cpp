@@ -142,7 +142,7 @@ TEST(RulePack, FormatTwoKeys) {
                     "constructors": [{"class": "p::A", "params": ["scalar"],
                                       "residency": "host"}],
                     "defaults": [{"scope": "p::StreamContext"}]},
-      "regions": {"transforms": ["p::grad"]}})",
+      "regions": {"transforms": ["p::grad"], "invokeFunctions": ["p::vjp"]}})",
                          "p.json");
   ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
   ASSERT_EQ(P->Triggers.size(), 3u);
@@ -155,6 +155,22 @@ TEST(RulePack, FormatTwoKeys) {
   EXPECT_EQ(P->Constructors.size(), 1u);
   EXPECT_TRUE(P->Defaults[0].Scoped);
   EXPECT_EQ(P->Transforms, (std::vector<std::string>{"p::grad"}));
+  EXPECT_EQ(P->InvokeFunctions, (std::vector<std::string>{"p::vjp"}));
+  // A reference suffix is a pattern; a top-level const is refused.
+  EXPECT_TRUE(static_cast<bool>(parseRulePack(
+      R"({"name": "x", "formatVersion": 2, "triggers": [{"operator": "=",
+          "trigger": "explicit-sync", "params": ["const tensor&"]},
+          {"operator": "=", "trigger": "explicit-sync",
+           "params": ["!tensor&&"]}]})",
+      "x.json")));
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"operator": "=", "trigger": "explicit-sync",
+                        "params": ["const tensor"]}]})")
+                .find("'const tensor': a top-level const is ignored"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "regions": {"invokeFunctions": ["f"]}})")
+                .find("needs \"formatVersion\": 2"),
+            std::string::npos);
 }
 
 TEST(RulePack, ErrorsNameThePackFile) {
