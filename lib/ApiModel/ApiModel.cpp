@@ -438,8 +438,8 @@ bool ApiModel::matchesPattern(QualType T, llvm::StringRef P,
   if (P.size() > 1 && P.ends_with("&")) {
     bool RValue = P.ends_with("&&");
     P = P.drop_back(RValue ? 2 : 1).rtrim();
-    if (T.isNull() || (RValue ? !T->isRValueReferenceType()
-                              : !T->isLValueReferenceType()))
+    if (T.isNull() ||
+        (RValue ? !T->isRValueReferenceType() : !T->isLValueReferenceType()))
       return false;
     // `const P&`: a reference to const.
     if (P.consume_front("const ") &&

@@ -175,9 +175,9 @@ AbsValue ResidencyWalker::eval(const Expr *E) const {
   }
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
       CE && Api.isTensorType(E->getType()))
-    if (std::optional<AbsValue> V = constructedTensor(
-            CE->getConstructor(),
-            llvm::ArrayRef(CE->getArgs(), CE->getNumArgs())))
+    if (std::optional<AbsValue> V =
+            constructedTensor(CE->getConstructor(),
+                              llvm::ArrayRef(CE->getArgs(), CE->getNumArgs())))
       return *V;
   if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) {
     if (CE->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(CE->getArg(0)))

@@ -22,7 +22,8 @@ static const Expr *strip(const Expr *E) { return stripValue(E); }
 /// resolution: 2 the same type, 1 a standard conversion between builtins
 /// or pointers, 0 something else (a user conversion, or none).
 static int fit(QualType Param, const Expr *Arg) {
-  QualType P = Param.getNonReferenceType().getCanonicalType().getUnqualifiedType();
+  QualType P =
+      Param.getNonReferenceType().getCanonicalType().getUnqualifiedType();
   QualType A = Arg->getType().getCanonicalType().getUnqualifiedType();
   if (P == A)
     return 2;
