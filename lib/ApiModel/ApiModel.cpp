@@ -122,6 +122,9 @@ ApiIndex::ApiIndex(RulePack P) : Pack(std::move(P)) {
     case CallKind::Operator:
       OperatorRules[R.Name].push_back(&R);
       break;
+    case CallKind::Constructor:
+      ConstructorRules[R.Name].push_back(&R);
+      break;
     case CallKind::Conversion:
       break; // ConversionRules, below
     }
@@ -682,6 +685,28 @@ ApiModel::matchTriggers(const CallExpr *CE) const {
   candidates(
       CE, /*ReportingOnly=*/true,
       [&](const TriggerRule &, const TriggerMatch &M) { Out.push_back(M); });
+  return Out;
+}
+
+llvm::SmallVector<TriggerMatch, 2>
+ApiModel::matchTriggers(const CXXConstructExpr *CE) const {
+  llvm::SmallVector<TriggerMatch, 2> Out;
+  const CXXConstructorDecl *Ctor = CE->getConstructor();
+  if (!Ctor || Ix.ConstructorRules.empty())
+    return Out;
+  auto It = Ix.ConstructorRules.find(qualifiedName(Ctor->getParent()));
+  if (It == Ix.ConstructorRules.end())
+    return Out;
+  llvm::SmallVector<const Expr *, 4> Args(CE->arguments());
+  for (const TriggerRule *R : It->second) {
+    if (!R->Reports || !overloadMatches(Ctor, Args, R->Overload, R))
+      continue;
+    TriggerMatch M;
+    M.Rule = R;
+    M.Spelling = "constructing a '" + R->Name + "'";
+    M.Loc = CE->getLocation();
+    Out.push_back(std::move(M));
+  }
   return Out;
 }
 

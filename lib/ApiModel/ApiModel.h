@@ -60,7 +60,7 @@ private:
   llvm::StringMap<OpClass> Ops;
   llvm::StringMap<double> Dtypes;
   llvm::StringMap<std::vector<const TriggerRule *>> MethodRules, FunctionRules,
-      OperatorRules;
+      OperatorRules, ConstructorRules;
 };
 
 /// The questions about one translation unit's AST, answered from an
@@ -121,6 +121,10 @@ public:
   /// are left to the caller, which knows residency and dtypes).
   llvm::SmallVector<TriggerMatch, 2>
   matchTriggers(const clang::CallExpr *CE) const;
+  /// The same for a construction (`thrust::host_vector<float> h = d;`):
+  /// the `constructor` rules of its class, by overload.
+  llvm::SmallVector<TriggerMatch, 2>
+  matchTriggers(const clang::CXXConstructExpr *CE) const;
   /// The first of matchTriggers(), if any.
   std::optional<TriggerMatch> matchTrigger(const clang::CallExpr *CE) const;
   /// What a call's rules say it materialises: its tensor arguments, or

@@ -249,14 +249,15 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
     std::string Where = "triggers[" + std::to_string(I) + "]";
     const json &T = Arr[I];
     if (!R.checkKeys(T, Where,
-                     {"method", "function", "operator", "conversion", "class",
+                     {"method", "function", "operator", "conversion",
+                      "constructor", "class",
                       "trigger", "when", "note", "source", "args", "params",
                       "returns", "refQualifier", "operands", "operand",
                       "effect", "on"}))
       return;
     if (!needsV2(R, T, Where, P,
-                 {"conversion", "args", "params", "returns", "refQualifier",
-                  "operands", "operand", "effect", "on"}))
+                 {"conversion", "constructor", "args", "params", "returns",
+                  "refQualifier", "operands", "operand", "effect", "on"}))
       return;
     TriggerRule Rule;
     int Kinds = 0;
@@ -264,7 +265,8 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
         {"method", CallKind::Method},
         {"function", CallKind::Function},
         {"operator", CallKind::Operator},
-        {"conversion", CallKind::Conversion}};
+        {"conversion", CallKind::Conversion},
+        {"constructor", CallKind::Constructor}};
     for (const auto &[Key, Kind] : KindKeys)
       if (T.contains(Key)) {
         Rule.Kind = Kind;
@@ -273,9 +275,18 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
       }
     if (Kinds != 1) {
       R.fail(Where, "needs exactly one of 'method', 'function', 'operator', "
-                    "'conversion'");
+                    "'conversion', 'constructor'");
       return;
     }
+    // A constructor rule names its class itself, and has no object, result
+    // or operator operands.
+    if (Rule.Kind == CallKind::Constructor)
+      for (const char *Key : {"class", "returns", "refQualifier", "operands"})
+        if (T.contains(Key)) {
+          R.fail(Where + "." + Key, std::string("a constructor rule has no '") +
+                                        Key + "'");
+          return;
+        }
     Rule.Class = R.string(T, Where, "class", false);
     if (T.contains("effect")) {
       std::string E = R.string(T, Where, "effect", true);
@@ -315,6 +326,13 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
         return;
       }
       Rule.When = *W;
+      if (Rule.Kind == CallKind::Constructor &&
+          Rule.When != TriggerWhen::Always &&
+          Rule.When != TriggerWhen::TensorArg) {
+        R.fail(Where + ".when", "a constructor rule takes only 'always' or "
+                                "'tensor-arg'");
+        return;
+      }
     }
     readOverload(R, T, Where, Rule.Overload);
     R.strings(T, Where, "operands", Rule.Operands);

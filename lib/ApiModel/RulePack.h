@@ -37,6 +37,7 @@ enum class CallKind {
   Function,   ///< free function by qualified name
   Operator,   ///< overloaded operator by spelling, e.g. "<<"
   Conversion, ///< conversion operator; Name is a type pattern ("bool", "*")
+  Constructor, ///< a constructor of the class Name (`host_vector h = d;`)
 };
 
 /// Which overloads of a name a rule covers (format 2); empty = all.

@@ -45,7 +45,8 @@ llvm::DenseSet<const CallExpr *> breakCalls(llvm::ArrayRef<SiteFinding> Found) {
   llvm::DenseSet<const CallExpr *> Out;
   for (const SiteFinding &SF : Found)
     if (hazardOf(SF.F.RuleId) == Hazard::GraphBreak)
-      Out.insert(SF.Site->Call);
+      if (const auto *CE = dyn_cast<CallExpr>(SF.Site->Call))
+        Out.insert(CE); // a construction is not an op of the region
   return Out;
 }
 
@@ -144,7 +145,7 @@ void TUCosts::runsInProgram(const SiteFinding &SF, CostEstimate &E) {
 void TUCosts::estimateBreak(const SiteFinding &SF, CostEstimate &E) {
   const SiteContext &C = *SF.Context;
   const RegionShape &R = regionOf(C.RegionRoot);
-  BreakEffect B = effectOf(R, SF.Site->Call);
+  BreakEffect B = effectOf(R, dyn_cast<CallExpr>(SF.Site->Call));
   E.RegionPieces = R.Pieces;
   E.OpsPerPiece = R.OpsPerPiece;
   E.FusionGroupsCut = B.GroupsCut;
@@ -185,7 +186,7 @@ void TUCosts::estimateBreak(const SiteFinding &SF, CostEstimate &E) {
 /// The input of a data-dependent selection, in bytes, when its size is
 /// known.
 std::optional<double> TUCosts::selectedBytes(const SiteFinding &SF) {
-  const CallExpr *Call = SF.Site->Call;
+  const auto *Call = dyn_cast<CallExpr>(SF.Site->Call);
   if (SF.F.Trigger != "dynamic-shape" || !Call)
     return std::nullopt;
   const Expr *In = nullptr;

@@ -65,6 +65,8 @@ const char *kindName(CallKind K) {
     return "operator";
   case CallKind::Conversion:
     return "conversion";
+  case CallKind::Constructor:
+    return "constructor";
   }
   return "rule";
 }
@@ -134,8 +136,13 @@ public:
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
-    if (!inSystemHeader(CE->getBeginLoc()) && CE->getConstructor())
-      mark(Classes, qualifiedName(CE->getConstructor()->getParent()));
+    if (inSystemHeader(CE->getBeginLoc()) || !CE->getConstructor())
+      return true;
+    mark(Classes, qualifiedName(CE->getConstructor()->getParent()));
+    for (const TriggerMatch &TM : Api.matchTriggers(CE))
+      if (TM.Rule->Index >= FirstRule &&
+          TM.Rule->Index - FirstRule < Triggers.size())
+        Triggers[TM.Rule->Index - FirstRule].Matched = true;
     return true;
   }
 

@@ -133,6 +133,43 @@ SiteEvaluation evaluate(const TriggerMatch &M, const CallExpr *CE,
   return S;
 }
 
+/// A `constructor` rule's site: it copies from its operand, the argument
+/// the rule names or else the first tensor argument; without one there is
+/// nothing to wait for.
+SiteEvaluation evaluateConstruction(const TriggerMatch &M,
+                                    const CXXConstructExpr *CE,
+                                    const ResidencyWalker &W) {
+  SiteEvaluation S;
+  if (int N = M.Rule->Operand; N >= 0) {
+    if (static_cast<unsigned>(N) < CE->getNumArgs() &&
+        !isa<CXXDefaultArgExpr>(CE->getArg(N)))
+      S.Operand = CE->getArg(N);
+  } else {
+    for (const Expr *A : CE->arguments())
+      if (!S.Operand)
+        W.forEachTensor(A, [&](const Expr *T) {
+          if (!S.Operand && (M.Rule->When != TriggerWhen::TensorArg ||
+                             W.api().ownTensor(T->getType(), M.Rule)))
+            S.Operand = T;
+        });
+  }
+  if (!S.Operand)
+    return S;
+  AbsValue V = W.eval(S.Operand);
+  if (W.api().mentionsTensor(S.Operand->getType()) &&
+      !W.api().isTensorType(S.Operand->getType()))
+    V = {W.bundle(S.Operand), false};
+  bool ByResidency =
+      M.Rule->What != Trigger::ExplicitSync || M.Rule->Operand >= 0;
+  if (ByResidency && V.Ready)
+    return S;
+  S.Triggers = true;
+  S.Where = ByResidency ? V.Where : Residency::Device;
+  if (S.Where == Residency::None)
+    S.Where = Residency::Host;
+  return S;
+}
+
 /// Whether any of \p Args is a tensor or a device (`t.add(bias)`,
 /// `t.to(device)`): then where the value made lives is not only the
 /// object's.
@@ -214,7 +251,7 @@ std::vector<TriggerSite> findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
   const SourceManager &SM = Ctx.getSourceManager();
   const LangOptions &LO = Ctx.getLangOpts();
   ResidencyContext RC(Ctx, Api, Regions.flows());
-  std::map<std::pair<unsigned, const CallExpr *>, TriggerSite> Sites;
+  std::map<std::pair<unsigned, const Expr *>, TriggerSite> Sites;
   const auto &Nodes = Regions.functions();
   std::vector<const FunctionDecl *> Bodies;
   for (const FunctionNode &Node : Nodes)
@@ -226,16 +263,20 @@ std::vector<TriggerSite> findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
         Incomplete->push_back(Regions.functions()[*N].Name);
   for (unsigned N = 0; N < Nodes.size(); ++N) {
     ResidencyWalker W(RC);
-    W.run(Nodes[N].FD, [&](const CallExpr *CE, const ResidencyWalker &W) {
-      if (Args)
+    W.run(Nodes[N].FD, [&](const Expr *Site, const ResidencyWalker &W) {
+      const auto *CE = dyn_cast<CallExpr>(Site);
+      const auto *Ctor = dyn_cast<CXXConstructExpr>(Site);
+      if (CE && Args)
         recordArgResidency(Api, CE, W, *Args);
       std::optional<TriggerMatch> M;
       SiteEvaluation E;
       // The first rule whose condition holds on a value that may be on the
       // device, else the first that holds: `index_put_` may read a mask or
       // copy into a host tensor, and packs may both name a call.
-      for (const TriggerMatch &Each : Api.matchTriggers(CE)) {
-        SiteEvaluation Try = evaluate(Each, CE, W);
+      for (const TriggerMatch &Each :
+           CE ? Api.matchTriggers(CE) : Api.matchTriggers(Ctor)) {
+        SiteEvaluation Try =
+            CE ? evaluate(Each, CE, W) : evaluateConstruction(Each, Ctor, W);
         if (!Try.Triggers)
           continue;
         if (!M || (!maySync(E.Where) && maySync(Try.Where))) {
@@ -247,11 +288,11 @@ std::vector<TriggerSite> findTriggerSites(ASTContext &Ctx, const ApiModel &Api,
       }
       if (!M)
         return;
-      auto [It, New] = Sites.try_emplace({N, CE});
+      auto [It, New] = Sites.try_emplace({N, Site});
       TriggerSite &S = It->second;
       if (New) {
         S.Node = N;
-        S.Call = CE;
+        S.Call = Site;
         S.Match = *M;
         S.Operand = exprText(SM, LO, E.Operand);
         S.ParamIndex = paramIndexOf(Api, E.Operand, Nodes[N].FD);

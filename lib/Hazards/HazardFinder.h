@@ -33,7 +33,8 @@ struct AnalysisOptions {
 /// Site of a trigger, as found in one function (before classification).
 struct TriggerSite {
   unsigned Node = 0;
-  const clang::CallExpr *Call = nullptr;
+  /// The call, or the construction for a `constructor` rule.
+  const clang::Expr *Call = nullptr;
   TriggerMatch Match;
   Residency Where = Residency::None;
   std::string Operand; ///< source text of the tensor operand

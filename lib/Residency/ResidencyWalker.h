@@ -90,8 +90,10 @@ private:
 
 class ResidencyWalker {
 public:
+  /// Called with each call, and each construction, with the state before
+  /// it.
   using CallHook =
-      std::function<void(const clang::CallExpr *, const ResidencyWalker &)>;
+      std::function<void(const clang::Expr *, const ResidencyWalker &)>;
 
   /// \p ParamsOnHost: summary mode, where parameters count as host values.
   ResidencyWalker(ResidencyContext &RC, bool ParamsOnHost = false)
@@ -132,6 +134,7 @@ private:
   void onDecl(const clang::Stmt *S);
   void onReturn(const clang::Stmt *S);
   void onCall(const clang::Stmt *S);
+  void onConstruct(const clang::Stmt *S);
   void onAssign(const clang::Stmt *S);
   void assignFrom(const clang::Expr *LHS, const clang::Expr *RHS,
                   bool Compound);

@@ -78,6 +78,8 @@ llvm::ArrayRef<ResidencyWalker::TransferRule> ResidencyWalker::transferTable() {
        &ResidencyWalker::onReturn},
       {[](const Stmt *S) { return isa<CallExpr>(S); },
        &ResidencyWalker::onCall},
+      {[](const Stmt *S) { return isa<CXXConstructExpr>(S); },
+       &ResidencyWalker::onConstruct},
       {[](const Stmt *S) {
          const auto *BO = dyn_cast<BinaryOperator>(S);
          return BO && BO->isAssignmentOp();
@@ -127,6 +129,12 @@ void ResidencyWalker::onReturn(const Stmt *S) {
     Returned = join(Returned, eval(V).Where);
   else if (Api.mentionsTensor(V->getType()))
     Returned = join(Returned, bundle(V));
+}
+
+void ResidencyWalker::onConstruct(const Stmt *S) {
+  // A construction can be a trigger (`host_vector<float> h = d;`).
+  if (Hook && Collecting)
+    Hook(cast<CXXConstructExpr>(S), *this);
 }
 
 void ResidencyWalker::onCall(const Stmt *S) {

@@ -4,11 +4,13 @@
 // - `regions.invokeFunctions` names a function that runs its callable once,
 //   at the call (`vjp`): called in a loop, it makes the callable hot;
 // - an element built in place (`v.emplace_back(args...)`) lives where the
-//   pack's constructor rule for those arguments puts it.
+//   pack's constructor rule for those arguments puts it;
+// - a `constructor` trigger: building a host buffer from a device array
+//   copies it, from a host array or from a size it does not.
 // RUN: %seam check %s --no-default-rules --rules %S/../Inputs/lazy/lazy.json --rules %S/Inputs/pack-authors-2.json --fail-on=none -- -std=c++17 -I%S/../Inputs/lazy | FileCheck %s --implicit-check-not='[seam-'
 // RUN: %seam pack check %S/Inputs/pack-authors-2.json --no-default-rules --against %s -- -std=c++17 -I%S/../Inputs/lazy | FileCheck %s --check-prefix=PACK
-// PACK: pack-authors-2.json: valid rule pack 'authors-2' (format 2, 1 triggers, 1 tensor types)
-// PACK-NEXT: 4 of 4 entries matched in 1 file
+// PACK: pack-authors-2.json: valid rule pack 'authors-2' (format 2, 2 triggers, 1 tensor types)
+// PACK-NEXT: 5 of 5 entries matched in 1 file
 // RUN: not %seam pack check %S/Inputs/bad-const-pattern.json --no-default-rules 2>&1 | FileCheck %s --check-prefix=CONST
 // CONST: seam: error: invalid rule pack: {{.*}}bad-const-pattern.json: 'triggers[0].params[0]': 'const tensor': a top-level const is ignored; 'const P&' is a reference to const
 #include "lazy.h"
@@ -20,6 +22,12 @@ namespace lz {
 std::vector<array>
 vjp(const std::function<std::vector<array>(const std::vector<array> &)> &fun,
     const std::vector<array> &primals, const std::vector<array> &cotangents);
+class host_buffer {
+public:
+  explicit host_buffer(const array &a);
+  explicit host_buffer(int n);
+  float operator[](int i) const;
+};
 } // namespace lz
 
 std::vector<lz::array> loss_named(const std::vector<lz::array> &p) {
@@ -58,5 +66,9 @@ void train(int steps, const std::vector<lz::array> &x,
     float d = dev[0].item<float>();
     // CHECK: :[[@LINE-1]]:22: warning: host sync: '.item()' reads 'dev[0]'{{.*}} [seam-host-sync]
     float h = host[0].item<float>();
+    lz::host_buffer copied(a);
+    // CHECK: :[[@LINE-1]]:21: warning: host sync: constructing a 'lz::host_buffer' copies 'a' to the host{{.*}} [seam-host-sync]
+    lz::host_buffer from_host(lz::array(2.0f));
+    lz::host_buffer sized(16);
   }
 }

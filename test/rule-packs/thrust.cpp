@@ -5,7 +5,7 @@
 // REQUIRES: thrust
 // RUN: %seam check %s --rules thrust --fail-on=none -- %thrust | FileCheck %s --implicit-check-not='[seam-'
 // RUN: %seam pack check %repo/rules/thrust.json --against %s -- %thrust | FileCheck %s --check-prefix=PACK
-// PACK: thrust.json: valid rule pack 'thrust' (format 2, 26 triggers, 2 tensor types)
+// PACK: thrust.json: valid rule pack 'thrust' (format 2, 27 triggers, 2 tensor types)
 // PACK: 'triggers[4]': function 'thrust::inner_product' never matched
 #include <thrust/copy.h>
 #include <thrust/count.h>
@@ -48,6 +48,10 @@ float train(int steps) {
     thrust::copy(d.begin(), d.end(), out.data());
     // CHECK: :[[@LINE-1]]:13: warning: host sync: 'copy()'{{.*}} [seam-host-sync]
     thrust::copy(h.begin(), h.end(), d.begin());  // host to device
+    thrust::host_vector<float> back = d;
+    // CHECK: :[[@LINE-1]]:39: warning: host sync: constructing a 'thrust::host_vector'{{.*}} [seam-host-sync]
+    thrust::host_vector<float> again(h);          // host to host
+    total += back[0] + again[0];
     total += first + h0 + (it - d.begin());
   }
   return total;

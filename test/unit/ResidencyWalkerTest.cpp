@@ -45,8 +45,9 @@ std::vector<Residency> probe(const std::string &Body) {
   ResidencyWalker W(RC);
   std::map<const CallExpr *, Residency> Seen;
   std::vector<const CallExpr *> Order;
-  W.run(F, [&](const CallExpr *CE, const ResidencyWalker &W) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
+  W.run(F, [&](const Expr *E, const ResidencyWalker &W) {
+    const auto *CE = dyn_cast<CallExpr>(E);
+    const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
     if (!Callee || Callee->getName() != "probe")
       return;
     if (!Seen.count(CE))

@@ -168,6 +168,28 @@ TEST(RulePack, FormatTwoKeys) {
                         "params": ["const tensor"]}]})")
                 .find("'const tensor': a top-level const is ignored"),
             std::string::npos);
+  // A constructor rule names its class; it has no object or result.
+  auto C = parseRulePack(R"({"name": "c", "formatVersion": 2, "triggers": [
+      {"constructor": "p::HostVec", "trigger": "host-copy",
+       "params": ["p::DevVec"]}]})",
+                         "c.json");
+  ASSERT_TRUE(static_cast<bool>(C)) << llvm::toString(C.takeError());
+  EXPECT_EQ(C->Triggers[0].Kind, CallKind::Constructor);
+  EXPECT_EQ(C->Triggers[0].Name, "p::HostVec");
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"constructor": "p::H", "class": "p::H",
+                        "trigger": "host-copy"}]})")
+                .find("'triggers[0].class': a constructor rule has no 'class'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"constructor": "p::H", "trigger": "host-copy",
+                        "when": "to-host"}]})")
+                .find("a constructor rule takes only 'always' or 'tensor-arg'"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "triggers": [
+                       {"constructor": "p::H", "trigger": "host-copy"}]})")
+                .find("needs \"formatVersion\": 2"),
+            std::string::npos);
   EXPECT_NE(errorOf(R"({"name": "x", "regions": {"invokeFunctions": ["f"]}})")
                 .find("needs \"formatVersion\": 2"),
             std::string::npos);
