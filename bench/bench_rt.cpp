@@ -267,6 +267,37 @@ int main(int Argc, char **Argv) {
                 Eager, Comp, Torch, Eager / Comp, Torch / Comp);
   }
 
+  std::printf("\n## 2c. gelu, 4M elements, best of %d, us per call\n", Reps);
+  {
+    const int64_t N = int64_t(1) << 22;
+    rt::Tensor X = rt::randn({N}, rt::kAccel, 1);
+    auto Gelu = rt::compile([](rt::Tensor A) { return rt::gelu(A * 1.0); });
+    auto Sigmoid =
+        rt::compile([](rt::Tensor A) { return rt::sigmoid(A * 1.0); });
+    double Eager = bestUs(Reps, [&] {
+      rt::Tensor R = rt::gelu(X * 1.0);
+      rt::synchronize();
+    });
+    double Comp = bestUs(Reps, [&] {
+      rt::Tensor R = Gelu(X);
+      rt::synchronize();
+    });
+    double Sig = bestUs(Reps, [&] {
+      rt::Tensor R = Sigmoid(X);
+      rt::synchronize();
+    });
+    double Torch = 0;
+#ifdef SEAM_BENCH_TORCH
+    torch::Tensor TX = torch::randn({N});
+    Torch = bestUs(Reps, [&] { torch::Tensor R = torch::gelu(TX * 1.0); });
+#endif
+    std::printf("rt eager %.0f, rt comp %.0f, rt comp sigmoid %.0f, torch "
+                "%.0f: compiled %.2fx rt eager, %.2fx LibTorch, %.2fx the "
+                "time of sigmoid\n",
+                Eager, Comp, Sig, Torch, Eager / Comp, Torch / Comp,
+                Comp / Sig);
+  }
+
   // Inputs of a shape not seen above, so the first call compiles.
   std::printf("\n## 3. JIT: first call vs steady state (1M elements)\n");
   {
