@@ -51,7 +51,9 @@ private:
         "--tolerance", Tolerance,
         "Exit 1 unless every count matches exactly and every device idle "
         "per execution is within this much of the measurement ('25%' or "
-        "0.25). Without it, differences are marked but the exit status is 0");
+        "0.25); exit 3 when none differs but some idle was too noisy to "
+        "judge (--repeat). Without it, differences are marked but the exit "
+        "status is 0");
     Cmd.add_option("--format", Format,
                    "text (default) or json (docs/cli.md, 'seam "
                    "validate')")
@@ -80,6 +82,14 @@ private:
                    "Stop the program after this many seconds (exit 2); 0: "
                    "never. Default: 600")
         ->check(CLI::Range(0u, 604800u));
+    Cmd.add_option("--repeat", Valid.Repeat,
+                   "Run the program (and calibrate and predict) this many "
+                   "times; each line's idle is the median of the runs' "
+                   "medians, and a line whose runs spread wider than the "
+                   "tolerance is 'noisy', not judged (with --tolerance, "
+                   "exit 3 when nothing failed but a line was noisy). "
+                   "Default: 5")
+        ->check(CLI::Range(1u, 100u));
   }
 
   void defineFixedOptions(CLI::App &Cmd) {

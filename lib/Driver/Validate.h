@@ -37,6 +37,9 @@ struct ValidateOptions {
   int CalibrationReps = 300; ///< when no --profile is given
   /// --timeout: the program is stopped after this many seconds (0: never).
   unsigned TimeoutSeconds = 600;
+  /// --repeat: runs of the program; each line's idle is the median of the
+  /// runs' medians, judged only when their spread allows it.
+  unsigned Repeat = 5;
 };
 
 /// What the runtime measured at one line (its APIs there together).
@@ -48,7 +51,18 @@ struct Measured {
   int64_t Executions = 0, Syncs = 0, Breaks = 0, Pieces = 0, RegionPieces = 0,
           Compiles = 0, Recompiles = 0, IdleSamples = 0;
   double HostWait = 0, Idle = 0, IdleMedian = 0;
+  /// Over --repeat runs: IdleMedian is the median of the runs' medians, and
+  /// IdleSpread their interquartile range over that median.
+  unsigned Runs = 1;
+  double IdleSpread = 0;
+  bool CountsVary = false; ///< a count was not the same in every run
 };
+
+/// The median of \p V (0 when empty).
+double median(std::vector<double> V);
+/// The interquartile range of \p V over its median (0 with fewer than two
+/// values or a zero median): how far one run's value moves.
+double relativeSpread(std::vector<double> V);
 
 /// The lines of a seam::rt site report (SEAM_RT_REPORT); throws
 /// nlohmann::json::exception on a field of the wrong type.

@@ -3,6 +3,7 @@
 #include "Driver/Baseline.h"
 #include "Driver/Selection.h"
 #include "Driver/SharedPreamble.h"
+#include "Driver/Validate.h"
 #include "Basic/FindingJson.h"
 #include "Rules/GlobList.h"
 #include "Rules/Suppressions.h"
@@ -253,4 +254,21 @@ TEST(JsonInteger, RefusesFloatsAndValuesOutOfRange) {
   EXPECT_THROW(jsonInteger<int>(json(-2147483649ll)), json::out_of_range);
   EXPECT_THROW(jsonInteger<int64_t>(json(18446744073709551615ull)),
                json::out_of_range);
+}
+
+TEST(Validate, MedianAndSpreadOfRuns) {
+  EXPECT_EQ(median({}), 0);
+  EXPECT_EQ(median({3}), 3);
+  EXPECT_EQ(median({5, 1, 3}), 3);
+  EXPECT_EQ(median({4, 1, 3, 2}), 2.5);
+  // Quartiles interpolate between order statistics: 1 2 3 4 5 has Q1 = 2,
+  // Q3 = 4, so the spread is 2 / 3.
+  EXPECT_DOUBLE_EQ(relativeSpread({5, 4, 3, 2, 1}), 2.0 / 3);
+  EXPECT_EQ(relativeSpread({7}), 0);     // one run: no spread
+  EXPECT_EQ(relativeSpread({0, 0, 0}), 0); // a zero median
+  // Run after run three times longer (test/runtime/validate/noisy.cpp):
+  // far wider than any tolerance.
+  EXPECT_GT(relativeSpread({100, 300, 900, 2700, 8100}), 2.5);
+  // Quiet runs: a few percent.
+  EXPECT_LT(relativeSpread({70, 71, 69, 72, 70}), 0.05);
 }
