@@ -85,10 +85,10 @@ private:
     Cmd.add_option("--repeat", Valid.Repeat,
                    "Run the program (and calibrate and predict) this many "
                    "times; each line's idle is the median of the runs' "
-                   "medians, and a line whose runs spread wider than the "
-                   "tolerance is 'noisy', not judged (with --tolerance, "
-                   "exit 3 when nothing failed but a line was noisy). "
-                   "Default: 5")
+                   "medians, and a line whose runs spread too wide to tell "
+                   "whether it is within the tolerance is 'noisy', not "
+                   "judged (with --tolerance, exit 3 when nothing failed but "
+                   "a line was noisy). Default: 5")
         ->check(CLI::Range(1u, 100u));
   }
 

@@ -79,7 +79,8 @@ struct Row {
   const Measured *M = nullptr;
   std::vector<std::string> Outside; ///< compared values that disagree
   std::optional<double> IdleRatio;  ///< predicted over measured
-  /// match, outside, noisy, unpredicted, never-ran, unchecked
+  /// match, outside, noisy (idle too uncertain to judge), unpredicted,
+  /// never-ran, unchecked
   std::string Status;
 };
 
@@ -233,15 +234,26 @@ void compare(Row &R, double Tol) {
   }
   if (M.CountsVary)
     R.Outside.push_back("counts_vary_between_runs");
-  // An idle whose runs spread wider than the tolerance is not judged: one
-  // run more could put it on either side.
+  // Over several runs, an idle is judged only when the runs pin it down:
+  // the difference must be off the tolerance's edge by more than twice the
+  // medians' standard error (for a median of n runs, about 0.93 IQR /
+  // sqrt(n); measured and predicted together). Else one run more could put
+  // it on either side: noisy.
   bool Noisy = false;
   if (P.Idle && M.IdleSamples > 0 && M.IdleMedian > 0) {
     R.IdleRatio = *P.Idle / M.IdleMedian;
-    if (M.Runs > 1 && M.IdleSpread > Tol)
-      Noisy = true;
-    else if (std::fabs(*P.Idle - M.IdleMedian) > Tol * M.IdleMedian)
+    double Diff = std::fabs(*P.Idle - M.IdleMedian);
+    double Edge = Tol * M.IdleMedian;
+    double Margin = 0;
+    if (M.Runs > 1) {
+      double SeM = 0.93 * M.IdleSpread * M.IdleMedian / std::sqrt(M.Runs);
+      double SeP = 0.93 * P.IdleSpread * *P.Idle / std::sqrt(M.Runs);
+      Margin = 2 * std::sqrt(SeM * SeM + SeP * SeP);
+    }
+    if (Diff - Margin > Edge)
       R.Outside.push_back("idle_per_execution_us");
+    else if (Diff + Margin > Edge)
+      Noisy = true;
   }
   R.Status = !R.Outside.empty() ? "outside" : Noisy ? "noisy" : "match";
 }
@@ -380,8 +392,9 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
     OS << "over " << Opts.Repeat
        << " runs: each idle is the median of the runs' medians; ± is their "
           "interquartile range over that median, and ~ marks an idle not "
-          "judged because it is wider than "
-       << fmt(Tol * 100, "%.0f") << "% (noisy)\n";
+          "judged (noisy): it is off the "
+       << fmt(Tol * 100, "%.0f")
+       << "% edge by less than twice the medians' standard error\n";
   OS << "verdict: " << Verdict << "\n";
 }
 
@@ -757,7 +770,8 @@ verdictOf(std::vector<Row> &Rows, const ValidateOptions &Opts, double Tol) {
   std::string NoisyText =
       Noisy ? "; " + std::to_string(Noisy) +
                   (Noisy == 1 ? " line's" : " lines'") +
-                  " idle not judged: its runs spread wider than " +
+                  " idle not judged: its runs spread too wide to tell "
+                  "whether it is within " +
                   fmt(Tol * 100, "%.0f") + "% (noisy)"
             : "";
   std::string VerdictText =
