@@ -250,10 +250,9 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
     const json &T = Arr[I];
     if (!R.checkKeys(T, Where,
                      {"method", "function", "operator", "conversion",
-                      "constructor", "class",
-                      "trigger", "when", "note", "source", "args", "params",
-                      "returns", "refQualifier", "operands", "operand",
-                      "effect", "on"}))
+                      "constructor", "class", "trigger", "when", "note",
+                      "source", "args", "params", "returns", "refQualifier",
+                      "operands", "operand", "effect", "on"}))
       return;
     if (!needsV2(R, T, Where, P,
                  {"conversion", "constructor", "args", "params", "returns",
@@ -283,8 +282,8 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
     if (Rule.Kind == CallKind::Constructor)
       for (const char *Key : {"class", "returns", "refQualifier", "operands"})
         if (T.contains(Key)) {
-          R.fail(Where + "." + Key, std::string("a constructor rule has no '") +
-                                        Key + "'");
+          R.fail(Where + "." + Key,
+                 std::string("a constructor rule has no '") + Key + "'");
           return;
         }
     Rule.Class = R.string(T, Where, "class", false);

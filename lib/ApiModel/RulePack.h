@@ -33,10 +33,10 @@ enum class TriggerWhen {
 
 /// How a call is matched.
 enum class CallKind {
-  Method,     ///< member call; `Class` empty means "on a tensor type"
-  Function,   ///< free function by qualified name
-  Operator,   ///< overloaded operator by spelling, e.g. "<<"
-  Conversion, ///< conversion operator; Name is a type pattern ("bool", "*")
+  Method,      ///< member call; `Class` empty means "on a tensor type"
+  Function,    ///< free function by qualified name
+  Operator,    ///< overloaded operator by spelling, e.g. "<<"
+  Conversion,  ///< conversion operator; Name is a type pattern ("bool", "*")
   Constructor, ///< a constructor of the class Name (`host_vector h = d;`)
 };
 

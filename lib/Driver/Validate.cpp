@@ -350,9 +350,9 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
     std::string SyncsPred = Runs(P.SyncRuns);
     std::string IdlePred = P.Idle ? fmt(*P.Idle) : "-";
     std::string IdleMeas = M.IdleSamples ? fmt(M.IdleMedian) : "-";
-    std::string Spread =
-        M.IdleSamples && M.Runs > 1 ? " ±" + fmt(M.IdleSpread * 100, "%.0f") + "%"
-                                    : "";
+    std::string Spread = M.IdleSamples && M.Runs > 1
+                             ? " ±" + fmt(M.IdleSpread * 100, "%.0f") + "%"
+                             : "";
     OS << pad(Pair(BreaksPred, std::to_string(M.Breaks)) + Mark("graph_breaks"),
               13)
        << pad(Pair(SyncsPred, std::to_string(M.Syncs)) + Mark("syncs"), 13)
@@ -438,7 +438,8 @@ nlohmann::json toJson(const std::vector<Row> &Rows, const ValidateOptions &Opts,
         J["syncs"] = Count(P.SyncRuns);
         J["idle_per_execution_us"] =
             P.Idle ? nlohmann::json(*P.Idle) : nlohmann::json();
-        J["idle_spread"] = P.Idle ? nlohmann::json(P.IdleSpread) : nlohmann::json();
+        J["idle_spread"] =
+            P.Idle ? nlohmann::json(P.IdleSpread) : nlohmann::json();
       }
       S["predicted"] = J;
     } else {
@@ -726,8 +727,8 @@ void aggregate(const std::vector<RunResult> &Runs, std::vector<Measured> &Ms,
         if (O.File == M.File && O.Line == M.Line && O.Region == M.Region) {
           if (O.IdleSamples > 0)
             Medians.push_back(O.IdleMedian);
-          M.CountsVary |= O.Executions != M.Executions ||
-                          O.Syncs != M.Syncs || O.Breaks != M.Breaks ||
+          M.CountsVary |= O.Executions != M.Executions || O.Syncs != M.Syncs ||
+                          O.Breaks != M.Breaks ||
                           O.RegionPieces != M.RegionPieces;
         }
     M.Runs = static_cast<unsigned>(Runs.size());
@@ -783,15 +784,14 @@ verdictOf(std::vector<Row> &Rows, const ValidateOptions &Opts, double Tol) {
                   std::to_string(Rows.size()) +
                   " lines differ (counts must match exactly, idle within " +
                   fmt(Tol * 100, "%.0f") + "%)" + NoisyText
-      : Noisy ? "not judged: every count matches and " +
-                    std::to_string(Compared) + " of " +
-                    std::to_string(Compared + Noisy) +
-                    " idles are within " + fmt(Tol * 100, "%.0f") + "%" +
-                    NoisyText
-              : "pass: " + std::to_string(Compared) +
-                    " lines compared, every count matches and every idle is "
-                    "within " +
-                    fmt(Tol * 100, "%.0f") + "%";
+      : Noisy
+          ? "not judged: every count matches and " + std::to_string(Compared) +
+                " of " + std::to_string(Compared + Noisy) +
+                " idles are within " + fmt(Tol * 100, "%.0f") + "%" + NoisyText
+          : "pass: " + std::to_string(Compared) +
+                " lines compared, every count matches and every idle is "
+                "within " +
+                fmt(Tol * 100, "%.0f") + "%";
   if (!Opts.Tolerance && Noisy)
     VerdictText += NoisyText;
   return {Verdict, VerdictText};
@@ -851,9 +851,8 @@ int runValidate(const ValidateOptions &Opts) {
     if (!Buf)
       return errorExit("the site report of '" + Opts.Run.front() +
                        "': " + llvm::toString(Buf.takeError()));
-    Res.Report = nlohmann::json::parse((*Buf)->getBuffer().begin(),
-                                       (*Buf)->getBuffer().end(), nullptr,
-                                       false);
+    Res.Report = nlohmann::json::parse(
+        (*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end(), nullptr, false);
     // A report is the program's output: a field of the wrong type is a
     // malformed report, not a crash.
     llvm::Expected<std::vector<Measured>> Ms = [&] {

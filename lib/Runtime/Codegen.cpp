@@ -321,20 +321,20 @@ private:
   /// the Chebyshev fit of Numerical Recipes' erfcc (relative error below
   /// 1.2e-7 for every argument, so the far negative tail keeps its digits):
   /// erfc(z) = t * exp(-z^2 + P(t)), t = 1 / (1 + z/2), z >= 0. z^2 is
-  /// split into an exact part and a small one, and exp is taken of each. Straight
-  /// line code, like the others, so that it vectorizes (libm's erff does
-  /// not). Beyond z = 9.4 erfc underflows: 0, and +inf -> +inf,
-  /// -inf -> NaN as x * (1 + erf(x / sqrt 2)) / 2 gives.
+  /// split into an exact part and a small one, and exp is taken of each.
+  /// Straight line code, like the others, so that it vectorizes (libm's erff
+  /// does not). Beyond z = 9.4 erfc underflows: 0, and +inf -> +inf, -inf ->
+  /// NaN as x * (1 + erf(x / sqrt 2)) / 2 gives.
   llvm::Value *fastGelu(llvm::Value *X) {
-    llvm::Value *Z = B.CreateFMul(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X),
-                                  fconst(0.70710678118654752));
+    llvm::Value *Z =
+        B.CreateFMul(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, X),
+                     fconst(0.70710678118654752));
     // A true division: an estimate's 2^-22 would be one more error term.
     llvm::Value *T = B.CreateFDiv(
         fconst(1.0), B.CreateFAdd(fconst(1.0), B.CreateFMul(Z, fconst(0.5))));
-    llvm::Value *P =
-        horner(T, {0.17087277, -0.82215223, 1.48851587, -1.13520398,
-                   0.27886807, -0.18628806, 0.09678418, 0.37409196,
-                   1.00002368, -1.26551223});
+    llvm::Value *P = horner(
+        T, {0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807,
+            -0.18628806, 0.09678418, 0.37409196, 1.00002368, -1.26551223});
     // z^2 = x^2 / 2 from x itself (z rounded to float is 6e-8 off, which
     // exp(-z^2) turns into 8e-6 at z = 8): Ah, |x| to 12 significant bits,
     // squares exactly; x^2 = Ah^2 + (|x| - Ah)(|x| + Ah).
@@ -346,8 +346,8 @@ private:
         B.CreateFMul(B.CreateFSub(A, Ah), B.CreateFAdd(A, Ah)), fconst(0.5));
     // erfc(z) / 2 = Near * Far; the tiny factor exp(-Ah^2 / 2) is multiplied
     // in last, so that nothing before the result itself is subnormal.
-    llvm::Value *Near =
-        B.CreateFMul(B.CreateFMul(T, fconst(0.5)), fastExp(B.CreateFSub(P, Lo)));
+    llvm::Value *Near = B.CreateFMul(B.CreateFMul(T, fconst(0.5)),
+                                     fastExp(B.CreateFSub(P, Lo)));
     llvm::Value *Far =
         fastExp(B.CreateFMul(B.CreateFMul(Ah, Ah), fconst(-0.5)));
     llvm::Value *Huge = B.CreateFCmpOGT(Z, fconst(9.4));

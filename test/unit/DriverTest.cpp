@@ -1,10 +1,10 @@
 //===- DriverTest.cpp - clang-tidy-style selection, suppressions, baselines
 //===//
+#include "Basic/FindingJson.h"
 #include "Driver/Baseline.h"
 #include "Driver/Selection.h"
 #include "Driver/SharedPreamble.h"
 #include "Driver/Validate.h"
-#include "Basic/FindingJson.h"
 #include "Rules/GlobList.h"
 #include "Rules/Suppressions.h"
 
@@ -264,7 +264,7 @@ TEST(Validate, MedianAndSpreadOfRuns) {
   // Quartiles interpolate between order statistics: 1 2 3 4 5 has Q1 = 2,
   // Q3 = 4, so the spread is 2 / 3.
   EXPECT_DOUBLE_EQ(relativeSpread({5, 4, 3, 2, 1}), 2.0 / 3);
-  EXPECT_EQ(relativeSpread({7}), 0);     // one run: no spread
+  EXPECT_EQ(relativeSpread({7}), 0);       // one run: no spread
   EXPECT_EQ(relativeSpread({0, 0, 0}), 0); // a zero median
   // Run after run three times longer (test/runtime/validate/noisy.cpp):
   // far wider than any tolerance.
