@@ -103,7 +103,11 @@ void proposeFixes(clang::ASTContext &Ctx, const ApiModel &Api,
     Answered[&S] = I;
     FixInput In{Ctx, Api, Regions, S, Taken[S.Node]};
     std::string Reason;
-    for (const FixKind *K : fixRegistry()) {
+    // Every fix kind rewrites a call's value; a construction (a
+    // `constructor` trigger) has none.
+    for (const FixKind *K : llvm::isa<clang::CallExpr>(S.Call)
+                                ? fixRegistry()
+                                : llvm::ArrayRef<const FixKind *>()) {
       FixAnswer A = K->propose(
           In, [&](const clang::Stmt *At) { return Slots.lookup(At); });
       if (A.Rewrite) {
