@@ -2,7 +2,7 @@
 //
 // Built as validate_noisy for test/cli/validate.test: after each sync the
 // host sleeps before it enqueues more, as long as a busy machine might make
-// it, and each run sleeps three times longer than the one before (the run
+// it, and each run sleeps four times longer than the one before (the run
 // number is kept in the file SEAM_TEST_NOISY_STATE names). The device idle
 // measured per run then moves far more than any tolerance: `seam validate
 // --repeat` must call the line noisy rather than pass or fail it.
@@ -26,12 +26,14 @@ int main() {
     std::ifstream(State) >> Run;
     std::ofstream(State) << Run + 1;
   }
-  int SleepUs = 100;
+  // 1, 4, 16, 64 and 256 ms: far apart even where a loaded machine's
+  // scheduler adds milliseconds to every wake-up.
+  int SleepUs = 1000;
   for (int I = 0; I < Run % 5; ++I)
-    SleepUs *= 3;
+    SleepUs *= 4;
   Tensor X = randn({1 << 12}, kAccel, 1);
   float Sum = 0;
-  for (int I = 0; I < 20; ++I) {
+  for (int I = 0; I < 5; ++I) {
     X = relu(X * 0.5 + 0.25);
     Sum += X.sum().item<float>();
     std::this_thread::sleep_for(std::chrono::microseconds(SleepUs));
