@@ -12,18 +12,8 @@ build=${1:-$root/build}
 runs=${2:-5}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for prog in examples/branch examples/train_loop examples/select \
-            test/runtime/validate/probes; do
-  name=$(basename "$prog")
-  exe=$build/bin/example_$name
-  [ -x "$exe" ] || exe=$build/bin/validate_$name
-  i=0
-  while [ "$i" -lt "$runs" ]; do
-    "$build/bin/seam" validate "$root/$prog.cpp" --format json --run "$exe" \
-      -- -std=c++17 -I"$root/include" > "$out/$name.$i.json" 2>/dev/null || true
-    i=$((i + 1))
-  done
-done
+. "$root/bench/validate/common.sh"
+validate_each "$root" "$build" "$runs" "$out/"
 python3 - "$out" <<'PY'
 import glob, json, os, statistics, sys
 rows = {}

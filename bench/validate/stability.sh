@@ -12,21 +12,9 @@ n=${2:-10}
 repeat=${3:-5}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+. "$root/bench/validate/common.sh"
 for r in 1 "$repeat"; do
-  for prog in examples/branch examples/train_loop examples/select \
-              test/runtime/validate/probes; do
-    name=$(basename "$prog")
-    exe=$build/bin/example_$name
-    [ -x "$exe" ] || exe=$build/bin/validate_$name
-    i=0
-    while [ "$i" -lt "$n" ]; do
-      "$build/bin/seam" validate --repeat "$r" --tolerance 25% \
-        "$root/$prog.cpp" --format json --run "$exe" \
-        -- -std=c++17 -I"$root/include" > "$out/r$r.$name.$i.json" \
-        2>/dev/null || true
-      i=$((i + 1))
-    done
-  done
+  validate_each "$root" "$build" "$n" "$out/r$r." --repeat "$r" --tolerance 25%
 done
 python3 - "$out" "$repeat" <<'PY'
 import collections, glob, json, os, sys
