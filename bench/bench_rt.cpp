@@ -3,6 +3,7 @@
 // 1. compiled vs eager seam::rt on pointwise chains of 2/4/8/16 ops;
 // 2. compiled seam::rt vs LibTorch CPU eager on the same chains;
 // 3. the fused kernel's bandwidth as a fraction of a STREAM triad;
+//    2b-2d: chains with transcendentals, gelu, nested sigmoids;
 // 4. eager per-op host overhead and the item() round trip on an idle
 //    device; plus JIT compile time and first-call vs steady-state time.
 //
@@ -296,6 +297,41 @@ int main(int Argc, char **Argv) {
                 "time of sigmoid\n",
                 Eager, Comp, Sig, Torch, Eager / Comp, Torch / Comp,
                 Comp / Sig);
+  }
+
+  std::printf("\n## 2d. nested transcendentals, 4M elements, best of %d, "
+              "kernel us (device timeline)\n",
+              Reps);
+  {
+    const int64_t N = int64_t(1) << 22;
+    rt::Tensor X = rt::randn({N}, rt::kAccel, 1);
+    auto Nested = [](int Depth) {
+      return rt::compile([Depth](rt::Tensor A) {
+        rt::Tensor R = A * 1.0001;
+        for (int I = 0; I < Depth; ++I)
+          R = rt::sigmoid(R);
+        return R;
+      });
+    };
+    double Us[4];
+    for (int Depth = 0; Depth < 4; ++Depth) {
+      auto Fn = Nested(Depth);
+      Fn(X);
+      Us[Depth] = 1e30;
+      for (int I = 0; I < Reps; ++I) {
+        rt::synchronize();
+        rt::reset_stats();
+        Fn(X);
+        rt::synchronize();
+        Us[Depth] = std::min(Us[Depth], rt::stats().device_busy_us);
+      }
+    }
+    // What each sigmoid adds over the pass that reads and writes the data.
+    std::printf("x*c %.0f, 1 sigmoid %.0f, 2 nested %.0f, 3 nested %.0f: "
+                "sigmoid #1 adds %.0f, #2 %.0f, #3 %.0f; 3 nested cost %.2fx "
+                "one\n",
+                Us[0], Us[1], Us[2], Us[3], Us[1] - Us[0], Us[2] - Us[1],
+                Us[3] - Us[2], Us[3] / Us[1]);
   }
 
   // Inputs of a shape not seen above, so the first call compiles.
