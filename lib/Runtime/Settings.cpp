@@ -18,6 +18,8 @@ Settings read() {
     S.BlockingWait = std::string(V) == "block";
   if (const char *V = env("SEAM_RT_THREADS"))
     S.Threads = V;
+  if (const char *V = env("SEAM_RT_PIN"))
+    S.PinDevice = std::string(V) != "0";
   if (const char *V = env("SEAM_RT_REPORT"))
     S.ReportPath = V;
   if (const char *V = env("SEAM_RT_TRACE"))

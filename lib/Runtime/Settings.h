@@ -24,6 +24,9 @@ struct Settings {
   /// SEAM_RT_THREADS: threads in all, the host's included (as given, for
   /// messages); unset: the default.
   std::optional<std::string> Threads;
+  /// SEAM_RT_PIN=0: leave the device threads wherever the OS puts them,
+  /// instead of on cores of their own (see pinDeviceThreads in Device.cpp).
+  bool PinDevice = true;
   /// SEAM_RT_REPORT, SEAM_RT_TRACE: where the site report and the Chrome
   /// trace go at exit ("" = not written).
   std::string ReportPath, TracePath;
