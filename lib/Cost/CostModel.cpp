@@ -10,10 +10,12 @@
 
 #include "Basic/SourcePoint.h"
 #include "Cost/Formulas.h"
+#include "Cost/HostWork.h"
 #include "Cost/NextLaunch.h"
 #include "Cost/RegionShape.h"
 #include "Cost/RunCounts.h"
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -56,7 +58,7 @@ class TUCosts {
 public:
   TUCosts(ASTContext &Ctx, const ApiModel &Api, const RegionModel &Regions,
           llvm::ArrayRef<SiteFinding> Found, const CostOptions &Opts)
-      : Ctx(Ctx), Regions(Regions), Opts(Opts), P(Opts.Profile),
+      : Ctx(Ctx), Api(Api), Regions(Regions), Opts(Opts), P(Opts.Profile),
         Ops(Ctx, Api, breakCalls(Found), Opts.Hints, &Opts.Trips),
         Runs(Regions, Ctx, &Opts.Trips),
         Next(Ctx, Api, Regions,
@@ -78,12 +80,14 @@ private:
   void runsInProgram(const SiteFinding &SF, CostEstimate &E);
   void estimateBreak(const SiteFinding &SF, CostEstimate &E);
   /// Returns whether the line repeats (runs many times per program run).
-  bool estimateSync(const SiteFinding &SF, CostEstimate &E);
+  bool estimateSync(SiteFinding &SF, CostEstimate &E);
+  void addHostWork(SiteFinding &SF, SyncResume &Resume);
   std::optional<double> selectedBytes(const SiteFinding &SF);
   SummaryRow &regionRow(const SiteContext &C);
   void addToLoopRow(const SiteFinding &SF, const CostEstimate &E);
 
   ASTContext &Ctx;
+  const ApiModel &Api;
   const RegionModel &Regions;
   const CostOptions &Opts;
   const DeviceProfile &P;
@@ -197,13 +201,58 @@ std::optional<double> TUCosts::selectedBytes(const SiteFinding &SF) {
   return In ? Ops.bytesOf(In) : std::nullopt;
 }
 
-bool TUCosts::estimateSync(const SiteFinding &SF, CostEstimate &E) {
+/// The host's own work between the sync and the next launch
+/// (HostWork.h), into the estimate, and a note saying what it is and what
+/// is left out.
+void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
+  HostWork W = hostWorkAfter(Ctx, Api, Regions, *SF.Site,
+                             Next.spanAfter(*SF.Site), &Opts.Trips);
+  Resume.Prints = W.Prints;
+  Resume.TensorPrints = W.TensorPrints;
+  Resume.LoopIterations = W.LoopIterations;
+  std::vector<std::string> What;
+  auto Count = [&](double N, const char *One, const char *Many) {
+    if (N <= 0)
+      return;
+    char Buf[32];
+    std::snprintf(Buf, sizeof(Buf), N == std::floor(N) ? "%.0f" : "%.2g", N);
+    What.push_back(std::string(Buf) + " " + (N == 1 ? One : Many));
+  };
+  Count(W.Prints, "print statement", "print statements");
+  Count(W.TensorPrints, "tensor printed", "tensors printed");
+  Count(W.LoopIterations, "host loop iteration", "host loop iterations");
+  std::string List;
+  for (size_t I = 0; I < What.size(); ++I)
+    List += (I ? ", " : "") + What[I];
+  if (!What.empty()) {
+    double Us = hostWorkMicros(P, Resume);
+    SF.F.Details.push_back(
+        Us > 0 ? "includes ~" + formatMicros(Us) +
+                     " of host work before the next launch (" + List +
+                     ") " + Tag
+               : "host work before the next launch (" + List +
+                     ") is not costed: profile " + P.Name +
+                     " has no host_print_us, host_print_tensor_us or "
+                     "host_element_us");
+  }
+  if (!W.Unknown.empty()) {
+    std::string Left;
+    for (size_t I = 0; I < W.Unknown.size(); ++I)
+      Left += (I ? "; " : "") + W.Unknown[I];
+    SF.F.Details.push_back("not in the estimate: host work before the next "
+                           "launch that Seam cannot size: " +
+                           Left);
+  }
+}
+
+bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   const SiteContext &C = *SF.Context;
   SyncResume Resume;
   Resume.InRegion = C.Region.has_value();
   Resume.NextOps = Next.opsAfter(*SF.Site, C);
   if (P.HostSelectUsPerMiB.Value > 0)
     Resume.SelectedBytes = selectedBytes(SF);
+  addHostWork(SF, Resume);
   E.IdleMicrosPerExecution = syncIdleMicros(P, Resume);
   std::vector<LoopVisit> Loops = C.LocalLoops;
   Loops.insert(Loops.end(), C.SeedLoops.begin(), C.SeedLoops.end());
@@ -276,6 +325,8 @@ void TUCosts::estimate(SiteFinding &SF) {
   const SiteContext &C = *SF.Context;
   CostEstimate E;
   E.Profile = P.Name;
+  // The estimate's own note goes first, before the host-work notes.
+  size_t NotesBefore = SF.F.Details.size();
   runsInProgram(SF, E);
   bool Repeats = !C.LocalLoops.empty() || !C.SeedLoops.empty();
   if (hazardOf(SF.F.RuleId) == Hazard::GraphBreak && C.RegionRoot)
@@ -286,7 +337,7 @@ void TUCosts::estimate(SiteFinding &SF) {
                                           E.IdleMicrosPerExecution, Repeats,
                                           E.ExecutionsPerIteration));
   if (!E.Detail.empty())
-    SF.F.Details.push_back(E.Detail);
+    SF.F.Details.insert(SF.F.Details.begin() + NotesBefore, E.Detail);
   SF.F.Cost = std::move(E);
 }
 

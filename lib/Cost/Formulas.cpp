@@ -28,7 +28,13 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
     Idle += P.RegionEntryUs.Value;
   if (R.SelectedBytes && P.HostSelectUsPerMiB.Value > 0)
     Idle += *R.SelectedBytes / (1 << 20) * P.HostSelectUsPerMiB.Value;
-  return Idle;
+  return Idle + hostWorkMicros(P, R);
+}
+
+double hostWorkMicros(const DeviceProfile &P, const SyncResume &R) {
+  return P.HostPrintUs.Value * R.Prints +
+         P.HostPrintTensorUs.Value * R.TensorPrints +
+         P.HostElementUs.Value * R.LoopIterations;
 }
 
 unsigned rankFromMicros(double Micros) {

@@ -38,6 +38,10 @@ struct SyncResume {
   /// The input of a data-dependent selection (nonzero, masked_select), in
   /// bytes, when known: the host then selects in proportion to it.
   std::optional<double> SelectedBytes;
+  /// The host's own work before the next launch, per execution of the
+  /// sync (HostWork.h): print statements, tensors they format, iterations
+  /// of host loops.
+  double Prints = 0, TensorPrints = 0, LoopIterations = 0;
 };
 
 /// seam-host-sync and seam-capture-sync, `idleMicrosPerExecution`: device
@@ -45,8 +49,13 @@ struct SyncResume {
 /// 4) + launch_latency`, never below `sync_roundtrip + launch_latency`;
 /// in a region, the profile's break resume replaces host_resume when it has
 /// one, else region_entry is added; plus `host_select_us_per_mib x` the
-/// selected MiB.
+/// selected MiB; plus the host work, `host_print_us x prints +
+/// host_print_tensor_us x tensors printed + host_element_us x host loop
+/// iterations`.
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
+
+/// The host-work term of syncIdleMicros alone.
+double hostWorkMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// `rank`, 0-100: 20 per decade of microseconds (1 us ~ 5, 1 s = 100).
 unsigned rankFromMicros(double Micros);

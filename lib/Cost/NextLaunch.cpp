@@ -59,14 +59,12 @@ NextLaunch::launchesIn(const Stmt *Scope, const FunctionNode &Fn) {
   return Launches;
 }
 
-std::optional<unsigned> NextLaunch::opsAfter(const TriggerSite &S,
-                                             const SiteContext &C) {
-  if (C.RegionRoot)
-    return nextPieceOps(S, C);
+NextLaunch::Next NextLaunch::nextLaunch(const TriggerSite &S) {
+  Next Out;
   const SourceManager &SM = Ctx.getSourceManager();
   const FunctionNode &Fn = Regions.functions()[S.Node];
   if (!Fn.FD->hasBody())
-    return std::nullopt;
+    return Out;
   std::vector<LoopVisit> Loops = Regions.loopsAt(S.Node, S.Call, S.Match.Loc);
   const Stmt *Scope = Fn.FD->getBody();
   bool Wraps = false;
@@ -79,23 +77,39 @@ std::optional<unsigned> NextLaunch::opsAfter(const TriggerSite &S,
   const std::vector<Launch> &Launches = launchesIn(Scope, Fn);
   SourceLocation Here =
       SM.getExpansionLoc(S.Call ? S.Call->getEndLoc() : S.Match.Loc);
-  const Launch *Next = nullptr;
+  Out.Span.Scope = Scope;
+  Out.Span.From = Here;
   for (const Launch &L : Launches)
     if (L.Call != S.Call && SM.isBeforeInTranslationUnit(Here, L.Loc)) {
-      Next = &L;
+      Out.L = &L;
       break;
     }
-  if (!Next && Wraps)
+  if (!Out.L && Wraps)
     for (const Launch &L : Launches)
       if (L.Call != S.Call) {
-        Next = &L;
+        Out.L = &L;
+        Out.Span.Wraps = true;
         break;
       }
-  if (!Next)
+  if (Out.L)
+    Out.Span.To = Out.L->Loc;
+  return Out;
+}
+
+AfterSpan NextLaunch::spanAfter(const TriggerSite &S) {
+  return nextLaunch(S).Span;
+}
+
+std::optional<unsigned> NextLaunch::opsAfter(const TriggerSite &S,
+                                             const SiteContext &C) {
+  if (C.RegionRoot)
+    return nextPieceOps(S, C);
+  const Launch *L = nextLaunch(S).L;
+  if (!L)
     return std::nullopt;
-  if (!Next->Region)
+  if (!L->Region)
     return 1u; // an eager op: one op recorded and launched
-  const RegionShape &R = RegionOf(Next->Region);
+  const RegionShape &R = RegionOf(L->Region);
   return R.OpsPerPiece.empty() ? std::nullopt
                                : std::optional<unsigned>(R.OpsPerPiece[0]);
 }

@@ -9,6 +9,7 @@
 #ifndef SEAM_COST_NEXTLAUNCH_H
 #define SEAM_COST_NEXTLAUNCH_H
 
+#include "Cost/HostWork.h"
 #include "Cost/RegionShape.h"
 #include "Hazards/HazardFinder.h"
 #include "Regions/RegionModel.h"
@@ -33,6 +34,9 @@ public:
   /// its innermost loop (coming round to the loop's start) or its function.
   /// Unknown (nullopt) when there is none.
   std::optional<unsigned> opsAfter(const TriggerSite &S, const SiteContext &C);
+  /// The code between the sync at \p S and the next launch in its
+  /// function (Scope null when the function has no body here).
+  AfterSpan spanAfter(const TriggerSite &S);
 
 private:
   struct Launch {
@@ -40,6 +44,11 @@ private:
     const clang::FunctionDecl *Region; ///< null: an eager op
     const clang::CallExpr *Call;
   };
+  struct Next {
+    AfterSpan Span;
+    const Launch *L = nullptr;
+  };
+  Next nextLaunch(const TriggerSite &S);
   std::optional<unsigned> nextPieceOps(const TriggerSite &S,
                                        const SiteContext &C);
   /// The launches of \p Scope in post-order, once per scope: every site of

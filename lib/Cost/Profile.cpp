@@ -48,7 +48,10 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"memory_bandwidth_gbps", &DeviceProfile::MemoryBandwidthGBps},
       {"host_select_us_per_mib", &DeviceProfile::HostSelectUsPerMiB},
       {"host_op_us", &DeviceProfile::HostOpUs},
-      {"break_resume_us", &DeviceProfile::BreakResumeUs}};
+      {"break_resume_us", &DeviceProfile::BreakResumeUs},
+      {"host_print_us", &DeviceProfile::HostPrintUs},
+      {"host_print_tensor_us", &DeviceProfile::HostPrintTensorUs},
+      {"host_element_us", &DeviceProfile::HostElementUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -59,9 +62,13 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
   for (const Field &F : Fields) {
     std::string Where = std::string("'parameters.") + F.Key + "'";
     auto It = Params.find(F.Key);
-    if (It == Params.end() && (F.Member == &DeviceProfile::HostSelectUsPerMiB ||
-                               F.Member == &DeviceProfile::HostOpUs ||
-                               F.Member == &DeviceProfile::BreakResumeUs)) {
+    bool Optional = F.Member == &DeviceProfile::HostSelectUsPerMiB ||
+                    F.Member == &DeviceProfile::HostOpUs ||
+                    F.Member == &DeviceProfile::BreakResumeUs ||
+                    F.Member == &DeviceProfile::HostPrintUs ||
+                    F.Member == &DeviceProfile::HostPrintTensorUs ||
+                    F.Member == &DeviceProfile::HostElementUs;
+    if (It == Params.end() && Optional) {
       P.*F.Member = {0, "not in this profile"};
       continue;
     }

@@ -39,6 +39,11 @@ struct DeviceProfile {
   /// and region_entry_us for syncs inside a region.
   ProfileParam BreakResumeUs;
   bool HasBreakResume = false;
+  /// Optional (0 when not given): what the host's own work between a sync
+  /// and the next launch costs: one print statement (a `<<` chain or a
+  /// printf, its text and scalars formatted and written), one tensor
+  /// formatted by a print, one iteration of a host loop over copied data.
+  ProfileParam HostPrintUs, HostPrintTensorUs, HostElementUs;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

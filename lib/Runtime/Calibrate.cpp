@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
@@ -175,6 +176,41 @@ std::vector<Measurement> calibrate(int Repetitions) {
   });
   double SelectMiB = SelectElems * 1.0 / (1 << 20); // bool: one byte each
 
+  // The host's own work after a sync, before it enqueues more: a print of
+  // the value read, a print of the tensor itself, a loop over host data.
+  // Each is the idle after a sync followed by that work and an eager op,
+  // minus the idle after the sync and the op alone. What is printed goes
+  // to /dev/null: formatted and written like a program's output, never
+  // seen.
+  std::ofstream Sink("/dev/null");
+  int Step = 0;
+  const SourceSite PrintSite = SourceSite::current();
+  Sample AfterPrint = idleMicros(LongReps, PrintSite, [&] {
+    float V = Long(Mid).item<float>(PrintSite);
+    Sink << "step " << ++Step << " loss " << V << '\n';
+    Op();
+  });
+  const SourceSite TensorSite = SourceSite::current();
+  Sample AfterTensor = idleMicros(LongReps, TensorSite, [&] {
+    Sink << "step " << ++Step << " loss "
+         << detail::Printed(Long(Mid), TensorSite) << '\n';
+    Op();
+  });
+  const int64_t HostElems = int64_t(1) << 14;
+  std::vector<float> HostData(HostElems, 1.0f);
+  volatile double Kept = 0;
+  const SourceSite LoopSite = SourceSite::current();
+  Sample AfterLoop = idleMicros(LongReps, LoopSite, [&] {
+    (void)Long(Mid).item<float>(LoopSite);
+    double Acc = 0;
+    for (float X : HostData)
+      Acc += X;
+    Kept = Acc;
+    Op();
+  });
+  (void)Kept;
+  double PrintUs = std::max(0.0, AfterPrint.Median - AfterWait.Median);
+
   // Bandwidth: one fused pass over 16M floats (read 64 MB, write 64 MB).
   const int64_t Elems = int64_t(1) << 24;
   Tensor Big = randn({Elems}, kAccel, 7);
@@ -230,6 +266,25 @@ std::vector<Measurement> calibrate(int Repetitions) {
       M("memory_bandwidth_gbps", GBps, Pass,
         "one fused x*2+1 pass over 16M floats, bytes read plus written, "
         "median run"),
+      M("host_print_us", PrintUs, AfterPrint,
+        "median device idle after item() when the host then prints the "
+        "value with a step number (`<< \"step \" << i << \" loss \" << v << "
+        "'\\n'`, to /dev/null) before an eager op (" +
+            us(AfterPrint.Median) + "), minus the idle without the print"),
+      M("host_print_tensor_us",
+        std::max(0.0, AfterTensor.Median - AfterWait.Median - PrintUs),
+        AfterTensor,
+        "median device idle after printing a 0-dim tensor (the print "
+        "syncs) before an eager op (" +
+            us(AfterTensor.Median) +
+            "), minus the idle after item() and host_print_us"),
+      M("host_element_us",
+        std::max(0.0, AfterLoop.Median - AfterWait.Median) / HostElems,
+        AfterLoop,
+        "median device idle after item() when the host then sums 16K host "
+        "floats before an eager op (" +
+            us(AfterLoop.Median) +
+            "), minus the idle without the loop, per element"),
       M("host_select_us_per_mib",
         std::max(0.0, Select.Median - AfterWait.Median) / SelectMiB, Select,
         "median device idle after nonzero() of 1M bools, minus the idle "

@@ -151,6 +151,28 @@ TEST(CostFormula, HostSyncIdle) {
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 10 + 30 + 2);
 }
 
+TEST(CostFormula, HostWorkAfterSync) {
+  DeviceProfile P = roundProfile();
+  SyncResume R;
+  R.NextOps = 4;
+  R.Prints = 1;
+  R.TensorPrints = 1;
+  R.LoopIterations = 1000;
+  // Not in the profile: not costed.
+  EXPECT_DOUBLE_EQ(hostWorkMicros(P, R), 0);
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16);
+  P.HostPrintUs.Value = 2;
+  P.HostPrintTensorUs.Value = 30;
+  P.HostElementUs.Value = 0.01;
+  EXPECT_DOUBLE_EQ(hostWorkMicros(P, R), 2 + 30 + 10);
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 42);
+  // Weighted: a print on one sync in five.
+  R = SyncResume();
+  R.NextOps = 4;
+  R.Prints = 0.2;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.4);
+}
+
 TEST(CostFormula, RankBasis) {
   EXPECT_DOUBLE_EQ(rankBasisMicros(5000.0, 12, true, 1), 5000);
   EXPECT_DOUBLE_EQ(rankBasisMicros(std::nullopt, 12, false, 1), 12);

@@ -1,0 +1,286 @@
+//===- HostWork.cpp - What the host does after a sync, before its next launch
+//===//
+#include "Cost/HostWork.h"
+
+#include "ApiModel/ApiModel.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace seam {
+
+namespace {
+
+/// `std::basic_ostream` or a class derived from it (std::cout, an
+/// ofstream, an ostringstream).
+bool isStreamType(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD)
+    return false;
+  if (RD->getName() == "basic_ostream" && RD->isInStdNamespace())
+    return true;
+  RD = RD->getDefinition();
+  if (!RD)
+    return false;
+  for (const CXXBaseSpecifier &Base : RD->bases())
+    if (isStreamType(Base.getType()))
+      return true;
+  return false;
+}
+
+/// `os << x` with a stream on the left.
+const CXXOperatorCallExpr *streamInsert(const Stmt *St) {
+  const auto *OC = dyn_cast_or_null<CXXOperatorCallExpr>(St);
+  if (!OC || OC->getOperator() != OO_LessLess || OC->getNumArgs() != 2 ||
+      !isStreamType(OC->getArg(0)->getType()))
+    return nullptr;
+  return OC;
+}
+
+/// The C library's printing functions: one print each.
+bool isPrintFunction(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  return llvm::StringSwitch<bool>(FD->getName())
+      .Cases("printf", "fprintf", "dprintf", "puts", "fputs", true)
+      .Default(false);
+}
+
+const Stmt *loopBodyOf(const Stmt *L) {
+  if (const auto *F = dyn_cast<ForStmt>(L))
+    return F->getBody();
+  if (const auto *W = dyn_cast<WhileStmt>(L))
+    return W->getBody();
+  if (const auto *D = dyn_cast<DoStmt>(L))
+    return D->getBody();
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(L))
+    return R->getBody();
+  return nullptr;
+}
+
+/// An expression of the loop that runs where the loop statement is (its
+/// init or range), else its condition.
+const Stmt *loopAnchor(const Stmt *L) {
+  if (const auto *F = dyn_cast<ForStmt>(L))
+    return F->getInit() ? F->getInit() : F->getCond();
+  if (const auto *W = dyn_cast<WhileStmt>(L))
+    return W->getCond();
+  if (const auto *D = dyn_cast<DoStmt>(L))
+    return D->getCond();
+  if (const auto *R = dyn_cast<CXXForRangeStmt>(L))
+    return R->getRangeInit();
+  return nullptr;
+}
+
+class Scanner {
+public:
+  Scanner(ASTContext &Ctx, const ApiModel &Api, const RegionModel &Regions,
+          const TriggerSite &S, const AfterSpan &Span, const TripHints *Trips)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Api(Api), Regions(Regions),
+        S(S), Span(Span), Trips(Trips) {
+    std::vector<LoopVisit> Loops =
+        Regions.loopsAt(S.Node, S.Call, S.Match.Loc);
+    if (!Loops.empty()) {
+      SyncLoop = Loops.front().Loop;
+      SyncFreq = Loops.front().Freq.PerIteration;
+    }
+  }
+
+  HostWork run() {
+    const Stmt *Root = Span.Scope;
+    if (const Stmt *Body = loopBodyOf(Root))
+      Root = Body;
+    visit(Root, 1.0, /*TopLevel=*/true);
+    return std::move(Work);
+  }
+
+private:
+  SourceLocation at(SourceLocation L) const { return SM.getExpansionLoc(L); }
+  bool before(SourceLocation A, SourceLocation B) const {
+    return SM.isBeforeInTranslationUnit(at(A), at(B));
+  }
+  /// Whether code at \p L runs between the sync and the next launch.
+  bool inSpan(SourceLocation L) const {
+    bool AfterSync = before(Span.From, L);
+    bool BeforeNext = Span.To.isInvalid() || before(L, Span.To);
+    return Span.Wraps ? AfterSync || BeforeNext : AfterSync && BeforeNext;
+  }
+  unsigned lineOf(SourceLocation L) const {
+    return SM.getExpansionLineNumber(L);
+  }
+  void unknown(std::string What) {
+    if (std::find(Work.Unknown.begin(), Work.Unknown.end(), What) ==
+        Work.Unknown.end())
+      Work.Unknown.push_back(std::move(What));
+  }
+
+  /// How often the code at \p Item runs when the sync does: its frequency
+  /// in the innermost loop around the sync over the sync's, at most 1
+  /// (`if (i % 50 == 0) sync; if (i % 25 == 0) print;` prints every time
+  /// the sync runs). Loops the item itself starts are not counted.
+  double weightOf(const Stmt *Item, const Stmt *OwnLoop = nullptr) const {
+    if (!Item || !SyncLoop)
+      return 1;
+    for (const LoopVisit &V :
+         Regions.loopsAt(S.Node, Item, Item->getBeginLoc())) {
+      if (OwnLoop && V.Loop->S == OwnLoop)
+        continue;
+      if (V.Loop != SyncLoop || SyncFreq <= 0)
+        return 1;
+      return std::min(1.0, V.Freq.PerIteration / SyncFreq);
+    }
+    return 1;
+  }
+
+  /// A tensor, under the conversions that pass it to a print
+  /// (`seam::rt::detail::Printed`, a reference binding).
+  bool printsTensor(const Expr *E) const {
+    for (;;) {
+      E = E->IgnoreImplicit();
+      const auto *CCE = dyn_cast<CXXConstructExpr>(E);
+      if (!CCE || isa<CXXTemporaryObjectExpr>(CCE) || CCE->getNumArgs() == 0)
+        break;
+      E = CCE->getArg(0);
+    }
+    return Api.isTensorType(E->getType());
+  }
+
+  void visitChildren(const Stmt *St, double Mult, bool TopLevel) {
+    for (const Stmt *Child : St->children())
+      visit(Child, Mult, TopLevel);
+  }
+
+  void visitPrint(const CXXOperatorCallExpr *Outer, double Mult,
+                  bool TopLevel) {
+    std::vector<const CXXOperatorCallExpr *> Chain;
+    for (const CXXOperatorCallExpr *C = Outer; C;
+         C = streamInsert(C->getArg(0)->IgnoreImplicit()))
+      Chain.push_back(C);
+    bool HasSync = false;
+    for (const CXXOperatorCallExpr *C : Chain)
+      HasSync |= C == S.Call;
+    // The chain writes when it ends: after the sync when it ends in the
+    // span, or when the sync is one of its own operands.
+    if (TopLevel && !HasSync && !inSpan(Outer->getEndLoc())) {
+      for (const CXXOperatorCallExpr *C : Chain)
+        visit(C->getArg(1), Mult, TopLevel);
+      return;
+    }
+    double W = TopLevel ? Mult * weightOf(Outer) : Mult;
+    Work.Prints += W;
+    for (const CXXOperatorCallExpr *C : Chain) {
+      // Formatted after the sync: the tensor the sync reads, and every one
+      // to its right.
+      bool After = !TopLevel || C == S.Call || inSpan(C->getOperatorLoc());
+      if (After && printsTensor(C->getArg(1)))
+        Work.TensorPrints += W;
+      visit(C->getArg(1), Mult, TopLevel);
+    }
+  }
+
+  void visitLoop(const Stmt *L, double Mult, bool TopLevel) {
+    if (TopLevel && !(inSpan(L->getBeginLoc()) && inSpan(L->getEndLoc()))) {
+      visitChildren(L, Mult, TopLevel);
+      return;
+    }
+    std::optional<double> N = constantTripCount(L, Ctx, nullptr, Trips);
+    if (!N) {
+      unknown("a loop without a constant trip count at line " +
+              std::to_string(lineOf(L->getBeginLoc())));
+      return;
+    }
+    double W = TopLevel ? Mult * weightOf(loopAnchor(L), L) : Mult;
+    Work.LoopIterations += W * *N;
+    if (const Stmt *Body = loopBodyOf(L))
+      visit(Body, W * *N, /*TopLevel=*/false);
+  }
+
+  /// Whether \p FD's body launches device work (then its host work is not
+  /// all before the next launch: left to the launch scan).
+  bool launches(const FunctionDecl *FD) {
+    bool Found = false;
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+      if (!St || Found || isa<LambdaExpr>(St))
+        return;
+      if (const auto *CE = dyn_cast<CallExpr>(St))
+        if (Api.isTensorType(CE->getType())) {
+          Found = true;
+          return;
+        }
+      for (const Stmt *Child : St->children())
+        Walk(Child);
+    };
+    Walk(FD->getBody());
+    return Found;
+  }
+
+  void visitCall(const CallExpr *CE, double Mult, bool TopLevel) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    bool Here = !TopLevel || inSpan(CE->getExprLoc());
+    if (Here && isPrintFunction(FD)) {
+      Work.Prints += TopLevel ? Mult * weightOf(CE) : Mult;
+    } else if (Here && FD && !Api.isLibraryDecl(FD) &&
+               !Api.isTensorType(CE->getType()) &&
+               !Api.isCompileFunction(FD)) {
+      const FunctionDecl *Def = nullptr;
+      if (FD->hasBody(Def) && Def->getBody()) {
+        // A helper of this file: its host work, unless it launches.
+        if (Depth < 4 && Entered.insert(Def).second && !launches(Def)) {
+          ++Depth;
+          visit(Def->getBody(), TopLevel ? Mult * weightOf(CE) : Mult,
+                /*TopLevel=*/false);
+          --Depth;
+          Entered.erase(Def);
+        }
+      } else if (!FD->isDefaulted() && !FD->isTrivial()) {
+        unknown("a call to '" + FD->getNameAsString() +
+                "', defined in another file");
+      }
+    }
+    visitChildren(CE, Mult, TopLevel);
+  }
+
+  void visit(const Stmt *St, double Mult, bool TopLevel) {
+    if (!St || isa<LambdaExpr>(St))
+      return;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(St))
+      return visitLoop(St, Mult, TopLevel);
+    if (const CXXOperatorCallExpr *Print = streamInsert(St))
+      return visitPrint(Print, Mult, TopLevel);
+    if (const auto *CE = dyn_cast<CallExpr>(St))
+      return visitCall(CE, Mult, TopLevel);
+    visitChildren(St, Mult, TopLevel);
+  }
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const ApiModel &Api;
+  const RegionModel &Regions;
+  const TriggerSite &S;
+  const AfterSpan &Span;
+  const TripHints *Trips;
+  const LoopInfo *SyncLoop = nullptr;
+  double SyncFreq = 1;
+  unsigned Depth = 0;
+  llvm::DenseSet<const FunctionDecl *> Entered;
+  HostWork Work;
+};
+
+} // namespace
+
+HostWork hostWorkAfter(ASTContext &Ctx, const ApiModel &Api,
+                       const RegionModel &Regions, const TriggerSite &S,
+                       const AfterSpan &Span, const TripHints *Trips) {
+  if (!Span.Scope || !S.Call)
+    return {};
+  return Scanner(Ctx, Api, Regions, S, Span, Trips).run();
+}
+
+} // namespace seam

@@ -1,0 +1,67 @@
+//===- HostWork.h - What the host does after a sync, before its next launch ===//
+//
+// Internal to lib/Cost: the host work term of the host-sync formula
+// (docs/cost-model.md, "Host work after a sync"). Between a sync and the
+// next launch the device idles while the host formats and prints what it
+// read, loops over data it copied back, or calls code Seam cannot see.
+// This finds that work in the code between the two, the way NextLaunch
+// finds the launch: in source order, inside the innermost loop around the
+// sync, coming round to the loop's start.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SEAM_COST_HOSTWORK_H
+#define SEAM_COST_HOSTWORK_H
+
+#include "Cost/OpModel.h"
+#include "Hazards/HazardFinder.h"
+#include "Regions/RegionModel.h"
+
+#include "clang/AST/Stmt.h"
+
+#include <string>
+#include <vector>
+
+namespace seam {
+
+class ApiModel;
+
+/// The code a sync's idle spans: from the end of the sync's call to the
+/// next launch, in \p Scope (the innermost loop around the sync, or its
+/// function's body). With \p Wraps, the span goes on from the scope's start
+/// when the next launch comes before the sync (the loop's next iteration).
+struct AfterSpan {
+  const clang::Stmt *Scope = nullptr;
+  clang::SourceLocation From;
+  clang::SourceLocation To; ///< invalid: no launch follows in the scope
+  bool Wraps = false;
+};
+
+/// What the host does in a span, per execution of the sync, each item
+/// weighted by how often it runs when the sync does.
+struct HostWork {
+  /// Print statements (a `<<` chain on a stream, a printf-family call).
+  double Prints = 0;
+  /// Tensors formatted by those prints.
+  double TensorPrints = 0;
+  /// Iterations of host loops with constant trip counts.
+  double LoopIterations = 0;
+  /// Work Seam cannot size, one phrase each ("a call to 'log_metrics',
+  /// defined in another file", "a loop without a constant trip count at
+  /// line 42"): left out of the estimate and said.
+  std::vector<std::string> Unknown;
+
+  bool empty() const {
+    return Prints == 0 && TensorPrints == 0 && LoopIterations == 0 &&
+           Unknown.empty();
+  }
+};
+
+/// The host work in \p Span after the sync \p S, a site of function node
+/// \p S.Node.
+HostWork hostWorkAfter(clang::ASTContext &Ctx, const ApiModel &Api,
+                       const RegionModel &Regions, const TriggerSite &S,
+                       const AfterSpan &Span, const TripHints *Trips);
+
+} // namespace seam
+
+#endif

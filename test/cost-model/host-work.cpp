@@ -1,0 +1,73 @@
+// The host's own work between a sync and the next launch is device idle:
+// prints (a statement, and each tensor it formats), host loops with
+// constant trip counts, helpers of this file; what Seam cannot size (a
+// call into another file, a loop without a constant bound) is said, not
+// guessed. Profile host-work: the test profile's 20 us per sync, plus
+// host_print_us 2, host_print_tensor_us 30, host_element_us 0.01.
+// RUN: not %seam check --all-syncs --profile %inputs/profiles/host-work.json %s -- %mock | FileCheck %s
+// RUN: not %seam check --all-syncs --profile %inputs/profiles/test.json %s -- %mock | FileCheck %s --check-prefix=NOPARAMS
+#include <iostream>
+#include <torch/torch.h>
+
+void logMetrics(float Loss); // defined in another file
+
+static void report(float V) { std::cout << "value " << V << "\n"; }
+
+void printed(int n) {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  float kept = 0;
+  for (int s = 0; s < 200; ++s) {
+    w = w * 0.5;
+    // The print is the sync: the tensor is formatted, then the line ends.
+    if (s % 50 == 0)
+      std::cout << "step " << s << " sum " << w.sum() << std::endl;
+    // CHECK: :[[@LINE-1]]:44: warning: host sync: {{.*}}; ~52 us device idle per execution, every 50th iteration (profile host-work) [seam-host-sync]
+    // CHECK: note: includes ~32 us of host work before the next launch (1 print statement, 1 tensor printed) (profile host-work)
+    // NOPARAMS: :[[@LINE-3]]:44: warning: host sync: {{.*}}; ~20 us device idle
+    // NOPARAMS: note: host work before the next launch (1 print statement, 1 tensor printed) is not costed: profile test has no host_print_us, host_print_tensor_us or host_element_us
+
+    // A value read, then printed: one statement, no tensor.
+    if (s % 25 == 0) {
+      float m = w.mean().item<float>();
+      // CHECK: :[[@LINE-1]]:26: warning: host sync: {{.*}}; ~22 us device idle per execution, every 25th iteration
+      // CHECK: note: includes ~2 us of host work before the next launch (1 print statement)
+      std::cout << "mean " << m << "\n";
+    }
+    // Printed every 100th iteration, read every 20th: printed on one read
+    // in five.
+    if (s % 20 == 0)
+      kept = w.max().item<float>();
+    // CHECK: :[[@LINE-1]]:22: warning: host sync: {{.*}}; ~20.4 us device idle per execution, every 20th iteration
+    // CHECK: note: includes ~0.4 us of host work before the next launch (0.2 print statements)
+    if (s % 100 == 0)
+      std::cout << "max " << kept << "\n";
+  }
+  // A loop over the copy: 1024 iterations.
+  auto h = w.cpu();
+  // CHECK: :[[@LINE-1]]:14: note: host sync: {{.*}}; not on a hot path; ~30.2 us device idle per call
+  // CHECK: note: includes ~10.2 us of host work before the next launch (1024 host loop iterations)
+  const float *p = h.data_ptr<float>();
+  double acc = 0;
+  for (int i = 0; i < 1024; ++i)
+    acc += p[i];
+  w = w * float(acc);
+
+  // A helper of this file that prints, and what Seam cannot size.
+  float last = w.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:24: note: host sync: {{.*}}; not on a hot path; ~22 us device idle per call
+  // CHECK: note: includes ~2 us of host work before the next launch (1 print statement)
+  // CHECK: note: not in the estimate: host work before the next launch that Seam cannot size: a call to 'logMetrics', defined in another file; a loop without a constant trip count at line [[@LINE+4]]
+  report(last);
+  logMetrics(last);
+  double spin = 0;
+  for (int i = 0; i < n; ++i)
+    spin += p[i];
+  w = w + float(spin);
+
+  // The part of a chain before the sync ran before it: not counted, but
+  // the statement ends after it.
+  std::cout << "total " << w.sum().item<float>() << "\n";
+  // CHECK: :[[@LINE-1]]:36: note: host sync: {{.*}}; not on a hot path; ~22 us device idle per call
+  // CHECK: note: includes ~2 us of host work before the next launch (1 print statement)
+  w = w + 1;
+}
