@@ -6,7 +6,7 @@ validate_each() {
   v_root=$1 v_build=$2 v_n=$3 v_prefix=$4
   shift 4
   for v_prog in examples/branch examples/train_loop examples/select \
-                test/runtime/validate/probes; do
+                test/runtime/validate/probes test/runtime/validate/printed; do
     v_name=$(basename "$v_prog")
     v_exe=$v_build/bin/example_$v_name
     [ -x "$v_exe" ] || v_exe=$v_build/bin/validate_$v_name

@@ -227,7 +227,7 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   if (!What.empty()) {
     double Us = hostWorkMicros(P, Resume);
     SF.F.Details.push_back(
-        Us > 0 ? "includes ~" + formatMicros(Us) +
+        P.HasHostWork ? "includes ~" + formatMicros(Us) +
                      " of host work before the next launch (" + List +
                      ") " + Tag
                : "host work before the next launch (" + List +

@@ -223,7 +223,10 @@ private:
 
   void visitCall(const CallExpr *CE, double Mult, bool TopLevel) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    bool Here = !TopLevel || inSpan(CE->getExprLoc());
+    // A call runs once its arguments are evaluated: `log(x.item())` runs
+    // after the sync, `save(y.detach())` after the launch that ends the
+    // span.
+    bool Here = !TopLevel || inSpan(CE->getEndLoc());
     if (Here && isPrintFunction(FD)) {
       Work.Prints += TopLevel ? Mult * weightOf(CE) : Mult;
     } else if (Here && FD && !Api.isLibraryDecl(FD) &&

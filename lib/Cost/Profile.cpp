@@ -91,6 +91,10 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
     P.*F.Member = {V, (*It)["source"].get<std::string>()};
     if (F.Member == &DeviceProfile::BreakResumeUs)
       P.HasBreakResume = true;
+    if (F.Member == &DeviceProfile::HostPrintUs ||
+        F.Member == &DeviceProfile::HostPrintTensorUs ||
+        F.Member == &DeviceProfile::HostElementUs)
+      P.HasHostWork = true;
   }
   return P;
 }

@@ -44,6 +44,8 @@ struct DeviceProfile {
   /// printf, its text and scalars formatted and written), one tensor
   /// formatted by a print, one iteration of a host loop over copied data.
   ProfileParam HostPrintUs, HostPrintTensorUs, HostElementUs;
+  /// The profile gives at least one of the three.
+  bool HasHostWork = false;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

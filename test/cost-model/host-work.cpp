@@ -10,6 +10,7 @@
 #include <torch/torch.h>
 
 void logMetrics(float Loss); // defined in another file
+void saveImage(const torch::Tensor &T); // defined in another file
 
 static void report(float V) { std::cout << "value " << V << "\n"; }
 
@@ -63,6 +64,13 @@ void printed(int n) {
   for (int i = 0; i < n; ++i)
     spin += p[i];
   w = w + float(spin);
+
+  // A call runs after its arguments: logMetrics after the sync it reads,
+  // saveImage after the launch (w.detach()) that ends the span.
+  logMetrics(w.mean().item<float>());
+  // CHECK: :[[@LINE-1]]:23: note: host sync: {{.*}}; not on a hot path; ~20 us device idle per call
+  // CHECK: note: not in the estimate: host work before the next launch that Seam cannot size: a call to 'logMetrics', defined in another file{{$}}
+  saveImage(w.detach());
 
   // The part of a chain before the sync ran before it: not counted, but
   // the statement ends after it.
