@@ -3,7 +3,8 @@
 // 1. compiled vs eager seam::rt on pointwise chains of 2/4/8/16 ops;
 // 2. compiled seam::rt vs LibTorch CPU eager on the same chains;
 // 3. the fused kernel's bandwidth as a fraction of a STREAM triad;
-//    2b-2d: chains with transcendentals, gelu, nested sigmoids;
+//    2b-2d: chains with transcendentals, gelu, nested sigmoids; 2e: the
+//    16-op chains' speed-ups per round, with their spread;
 // 4. eager per-op host overhead and the item() round trip on an idle
 //    device; plus JIT compile time and first-call vs steady-state time.
 //
@@ -332,6 +333,63 @@ int main(int Argc, char **Argv) {
                 "one\n",
                 Us[0], Us[1], Us[2], Us[3], Us[1] - Us[0], Us[2] - Us[1],
                 Us[3] - Us[2], Us[3] / Us[1]);
+  }
+
+  std::printf("\n## 2e. the 16-op chains' speed-ups over %d rounds "
+              "(median, and interquartile range over median), 4M elements\n",
+              Reps);
+  {
+    const int64_t N = int64_t(1) << 22;
+    rt::Tensor X = rt::randn({N}, rt::kAccel, 1);
+    rt::Tensor Y = rt::randn({N}, rt::kAccel, 2);
+#ifdef SEAM_BENCH_TORCH
+    torch::Tensor TX = torch::randn({N}), TY = torch::randn({N});
+#endif
+    for (bool Mixed : {false, true}) {
+      auto Run = [Mixed](auto A, const auto &B, auto Relu, auto Sigmoid) {
+        return Mixed ? mixedChain(A, B, 16, Relu, Sigmoid)
+                     : chain(A, B, 16, Relu);
+      };
+      auto Compiled = rt::compile([&](rt::Tensor A, rt::Tensor B) {
+        return Run(A, B, rtRelu, rtSigmoid);
+      });
+      std::vector<double> OverEager, OverTorch;
+      for (int R = 0; R < Reps; ++R) {
+        double Eager = bestUs(1, [&] {
+          rt::Tensor Out = Run(X, Y, rtRelu, rtSigmoid);
+          rt::synchronize();
+        });
+        double Comp = bestUs(1, [&] {
+          rt::Tensor Out = Compiled(X, Y);
+          rt::synchronize();
+        });
+        OverEager.push_back(Eager / Comp);
+#ifdef SEAM_BENCH_TORCH
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        double Torch = bestUs(1, [&] {
+          torch::Tensor Out = Run(
+              TX, TY, [](const torch::Tensor &T) { return torch::relu(T); },
+              [](const torch::Tensor &T) { return torch::sigmoid(T); });
+        });
+        OverTorch.push_back(Torch / Comp);
+#endif
+      }
+      auto Summary = [](std::vector<double> V) {
+        if (V.empty())
+          return std::string("-");
+        std::sort(V.begin(), V.end());
+        double Mid = V[V.size() / 2];
+        double Iqr = V[(3 * (V.size() - 1)) / 4] - V[(V.size() - 1) / 4];
+        char Buf[48];
+        std::snprintf(Buf, sizeof(Buf), "%.2fx (spread %.0f%%)", Mid,
+                      100 * Iqr / Mid);
+        return std::string(Buf);
+      };
+      std::printf("%-34s compiled over rt eager %s, over LibTorch %s\n",
+                  Mixed ? "mul/add/relu/x*x/sigmoid chain:"
+                        : "mul/add/relu/sub chain:",
+                  Summary(OverEager).c_str(), Summary(OverTorch).c_str());
+    }
   }
 
   // Inputs of a shape not seen above, so the first call compiles.
