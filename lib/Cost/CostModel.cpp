@@ -15,7 +15,6 @@
 #include "Cost/RegionShape.h"
 #include "Cost/RunCounts.h"
 
-#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -215,8 +214,10 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
     if (N <= 0)
       return;
     char Buf[32];
-    std::snprintf(Buf, sizeof(Buf), N == std::floor(N) ? "%.0f" : "%.2g", N);
-    What.push_back(std::string(Buf) + " " + (N == 1 ? One : Many));
+    std::snprintf(Buf, sizeof(Buf), N == double(int64_t(N)) ? "%.0f" : "%.2g",
+                  N);
+    What.push_back(std::string(Buf) + " " +
+                   (std::string(Buf) == "1" ? One : Many));
   };
   Count(W.Prints, "print statement", "print statements");
   Count(W.TensorPrints, "tensor printed", "tensors printed");

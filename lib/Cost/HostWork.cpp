@@ -11,6 +11,8 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 
 using namespace clang;
 
@@ -97,6 +99,7 @@ public:
     const Stmt *Root = Span.Scope;
     if (const Stmt *Body = loopBodyOf(Root))
       Root = Body;
+    findNextSync(Root);
     visit(Root, 1.0, /*TopLevel=*/true);
     return std::move(Work);
   }
@@ -106,11 +109,59 @@ private:
   bool before(SourceLocation A, SourceLocation B) const {
     return SM.isBeforeInTranslationUnit(at(A), at(B));
   }
-  /// Whether code at \p L runs between the sync and the next launch.
-  bool inSpan(SourceLocation L) const {
+  /// Where code at \p L runs in the span: (0, L) after the sync, (1, L)
+  /// once the span has come round to the loop's start; none outside it.
+  std::optional<std::pair<int, SourceLocation>> order(SourceLocation L) const {
     bool AfterSync = before(Span.From, L);
     bool BeforeNext = Span.To.isInvalid() || before(L, Span.To);
-    return Span.Wraps ? AfterSync || BeforeNext : AfterSync && BeforeNext;
+    if (Span.Wraps ? AfterSync : AfterSync && BeforeNext)
+      return std::make_pair(0, at(L));
+    if (Span.Wraps && BeforeNext)
+      return std::make_pair(1, at(L));
+    return std::nullopt;
+  }
+  bool earlier(const std::pair<int, SourceLocation> &A,
+               const std::pair<int, SourceLocation> &B) const {
+    return A.first != B.first ? A.first < B.first : before(A.second, B.second);
+  }
+  /// Whether code at \p L runs between the sync and the next launch, and
+  /// before the next sync: the device idles on after that one too, but its
+  /// idle is that sync's (seam::rt attributes it to the last sync before
+  /// the device's next task).
+  bool inSpan(SourceLocation L) const {
+    std::optional<std::pair<int, SourceLocation>> O = order(L);
+    return O && (!NextSync || earlier(*O, *NextSync));
+  }
+
+  /// A call a trigger rule matches; an operator only with a tensor
+  /// operand (`os << "loss "` is no sync, `os << t` is).
+  bool isSync(const CallExpr *CE) const {
+    if (Api.matchTriggers(CE).empty())
+      return false;
+    if (!isa<CXXOperatorCallExpr>(CE))
+      return true;
+    for (const Expr *Arg : CE->arguments())
+      if (printsTensor(Arg))
+        return true;
+    return false;
+  }
+
+  /// The first sync after this one in the span (a call a trigger rule
+  /// matches), if any.
+  void findNextSync(const Stmt *Root) {
+    std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+      if (!St || isa<LambdaExpr>(St))
+        return;
+      if (const auto *CE = dyn_cast<CallExpr>(St); CE && CE != S.Call)
+        if (isSync(CE))
+          if (std::optional<std::pair<int, SourceLocation>> O =
+                  order(CE->getExprLoc()))
+            if (!NextSync || earlier(*O, *NextSync))
+              NextSync = O;
+      for (const Stmt *Child : St->children())
+        Walk(Child);
+    };
+    Walk(Root);
   }
   unsigned lineOf(SourceLocation L) const {
     return SM.getExpansionLineNumber(L);
@@ -271,6 +322,7 @@ private:
   const TripHints *Trips;
   const LoopInfo *SyncLoop = nullptr;
   double SyncFreq = 1;
+  std::optional<std::pair<int, SourceLocation>> NextSync;
   unsigned Depth = 0;
   llvm::DenseSet<const FunctionDecl *> Entered;
   HostWork Work;

@@ -72,6 +72,19 @@ void printed(int n) {
   // CHECK: note: not in the estimate: host work before the next launch that Seam cannot size: a call to 'logMetrics', defined in another file{{$}}
   saveImage(w.detach());
 
+  // A second sync before the next launch ends the first one's span: the
+  // device idles on, but that idle is the second sync's.
+  auto s1 = w.sum(), s2 = w.max();
+  float a = s1.item<float>();
+  // CHECK: :[[@LINE-1]]:16: note: host sync: {{.*}}; not on a hot path; ~22 us device idle per call
+  // CHECK: note: includes ~2 us of host work before the next launch (1 print statement)
+  std::cout << "a " << a << "\n";
+  float b = s2.item<float>();
+  // CHECK: :[[@LINE-1]]:16: note: host sync: {{.*}}; not on a hot path; ~22 us device idle per call
+  // CHECK: note: includes ~2 us of host work before the next launch (1 print statement)
+  std::cout << "b " << b << "\n";
+  w = w * (a + b);
+
   // The part of a chain before the sync ran before it: not counted, but
   // the statement ends after it.
   std::cout << "total " << w.sum().item<float>() << "\n";
