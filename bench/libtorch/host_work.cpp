@@ -46,9 +46,8 @@ int main() {
   double Print = medianUs(200, 200, [&] {
     Sink << "step " << ++Step << " loss " << Value << '\n';
   });
-  double PrintTensor = medianUs(200, 200, [&] {
-    Sink << "step " << ++Step << " loss " << Loss << '\n';
-  });
+  double PrintTensor = medianUs(
+      200, 200, [&] { Sink << "step " << ++Step << " loss " << Loss << '\n'; });
   std::vector<float> Host(1 << 14, 1.0f);
   volatile double Kept = 0;
   double Loop = medianUs(200, 20, [&] {

@@ -228,13 +228,13 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   if (!What.empty()) {
     double Us = hostWorkMicros(P, Resume);
     SF.F.Details.push_back(
-        P.HasHostWork ? "includes ~" + formatMicros(Us) +
-                     " of host work before the next launch (" + List +
-                     ") " + Tag
-               : "host work before the next launch (" + List +
-                     ") is not costed: profile " + P.Name +
-                     " has no host_print_us, host_print_tensor_us or "
-                     "host_element_us");
+        P.HasHostWork
+            ? "includes ~" + formatMicros(Us) +
+                  " of host work before the next launch (" + List + ") " + Tag
+            : "host work before the next launch (" + List +
+                  ") is not costed: profile " + P.Name +
+                  " has no host_print_us, host_print_tensor_us or "
+                  "host_element_us");
   }
   if (!W.Unknown.empty()) {
     std::string Left;

@@ -85,10 +85,9 @@ class Scanner {
 public:
   Scanner(ASTContext &Ctx, const ApiModel &Api, const RegionModel &Regions,
           const TriggerSite &S, const AfterSpan &Span, const TripHints *Trips)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Api(Api), Regions(Regions),
-        S(S), Span(Span), Trips(Trips) {
-    std::vector<LoopVisit> Loops =
-        Regions.loopsAt(S.Node, S.Call, S.Match.Loc);
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Api(Api), Regions(Regions), S(S),
+        Span(Span), Trips(Trips) {
+    std::vector<LoopVisit> Loops = Regions.loopsAt(S.Node, S.Call, S.Match.Loc);
     if (!Loops.empty()) {
       SyncLoop = Loops.front().Loop;
       SyncFreq = Loops.front().Freq.PerIteration;
@@ -281,8 +280,7 @@ private:
     if (Here && isPrintFunction(FD)) {
       Work.Prints += TopLevel ? Mult * weightOf(CE) : Mult;
     } else if (Here && FD && !Api.isLibraryDecl(FD) &&
-               !Api.isTensorType(CE->getType()) &&
-               !Api.isCompileFunction(FD)) {
+               !Api.isTensorType(CE->getType()) && !Api.isCompileFunction(FD)) {
       const FunctionDecl *Def = nullptr;
       if (FD->hasBody(Def) && Def->getBody()) {
         // A helper of this file: its host work, unless it launches.

@@ -1,4 +1,5 @@
-//===- HostWork.h - What the host does after a sync, before its next launch ===//
+//===- HostWork.h - What the host does after a sync, before its next launch
+//===//
 //
 // Internal to lib/Cost: the host work term of the host-sync formula
 // (docs/cost-model.md, "Host work after a sync"). Between a sync and the
