@@ -55,18 +55,6 @@ bool isPrintFunction(const FunctionDecl *FD) {
       .Default(false);
 }
 
-const Stmt *loopBodyOf(const Stmt *L) {
-  if (const auto *F = dyn_cast<ForStmt>(L))
-    return F->getBody();
-  if (const auto *W = dyn_cast<WhileStmt>(L))
-    return W->getBody();
-  if (const auto *D = dyn_cast<DoStmt>(L))
-    return D->getBody();
-  if (const auto *R = dyn_cast<CXXForRangeStmt>(L))
-    return R->getBody();
-  return nullptr;
-}
-
 /// An expression of the loop that runs where the loop statement is (its
 /// init or range), else its condition.
 const Stmt *loopAnchor(const Stmt *L) {
@@ -96,7 +84,7 @@ public:
 
   HostWork run() {
     const Stmt *Root = Span.Scope;
-    if (const Stmt *Body = loopBodyOf(Root))
+    if (const Stmt *Body = loopBody(Root))
       Root = Body;
     findNextSync(Root);
     visit(Root, 1.0, /*TopLevel=*/true);
@@ -248,7 +236,7 @@ private:
     }
     double W = TopLevel ? Mult * weightOf(loopAnchor(L), L) : Mult;
     Work.LoopIterations += W * *N;
-    if (const Stmt *Body = loopBodyOf(L))
+    if (const Stmt *Body = loopBody(L))
       visit(Body, W * *N, /*TopLevel=*/false);
   }
 

@@ -155,9 +155,7 @@ public:
 
 } // namespace
 
-/// The body of a loop statement: what runs per iteration, unlike a
-/// for-init or a range-for's range expression.
-static const Stmt *loopBody(const Stmt *S) {
+const Stmt *loopBody(const Stmt *S) {
   if (const auto *F = dyn_cast_or_null<ForStmt>(S))
     return F->getBody();
   if (const auto *W = dyn_cast_or_null<WhileStmt>(S))

@@ -64,6 +64,11 @@ struct LoopInfo {
   const NaturalLoop *Natural = nullptr;
 };
 
+/// The body of a loop statement (for, while, do, range-for): what runs
+/// per iteration, unlike a for-init or a range-for's range expression.
+/// Null for anything else.
+const clang::Stmt *loopBody(const clang::Stmt *S);
+
 /// A loop around a site, and how often the site runs per iteration of it.
 struct LoopVisit {
   const LoopInfo *Loop = nullptr;
