@@ -64,7 +64,7 @@ public:
              [this](const FunctionDecl *Root) -> const RegionShape & {
                return regionOf(Root);
              }),
-        Tag("(profile " + P.Name + ")") {}
+        Host(Ctx, Api, Regions, &Opts.Trips), Tag("(profile " + P.Name + ")") {}
 
   void estimate(SiteFinding &SF);
   void rows(std::vector<SummaryRow> &Rows);
@@ -94,6 +94,7 @@ private:
   ProgramRuns Runs;
   std::map<const FunctionDecl *, RegionShape> Shapes;
   NextLaunch Next;
+  HostWorkFinder Host;
   const std::string Tag;
   std::map<const FunctionDecl *, SummaryRow> RegionRows;
   std::map<const LoopInfo *, SummaryRow> LoopRows;
@@ -204,8 +205,7 @@ std::optional<double> TUCosts::selectedBytes(const SiteFinding &SF) {
 /// (HostWork.h), into the estimate, and a note saying what it is and what
 /// is left out.
 void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
-  HostWork W = hostWorkAfter(Ctx, Api, Regions, *SF.Site,
-                             Next.spanAfter(*SF.Site), &Opts.Trips);
+  HostWork W = Host.after(*SF.Site, Next.spanAfter(*SF.Site));
   Resume.Prints = W.Prints;
   Resume.TensorPrints = W.TensorPrints;
   Resume.LoopIterations = W.LoopIterations;

@@ -69,12 +69,39 @@ const Stmt *loopAnchor(const Stmt *L) {
   return nullptr;
 }
 
+/// A tensor, under the conversions that pass it to a print
+/// (`seam::rt::detail::Printed`, a reference binding).
+bool printsTensor(const ApiModel &Api, const Expr *E) {
+  for (;;) {
+    E = E->IgnoreImplicit();
+    const auto *CCE = dyn_cast<CXXConstructExpr>(E);
+    if (!CCE || isa<CXXTemporaryObjectExpr>(CCE) || CCE->getNumArgs() == 0)
+      break;
+    E = CCE->getArg(0);
+  }
+  return Api.isTensorType(E->getType());
+}
+
+/// A call a trigger rule matches; an operator only with a tensor operand
+/// (`os << "loss "` is no sync, `os << t` is).
+bool isSync(const ApiModel &Api, const CallExpr *CE) {
+  if (Api.matchTriggers(CE).empty())
+    return false;
+  if (!isa<CXXOperatorCallExpr>(CE))
+    return true;
+  for (const Expr *Arg : CE->arguments())
+    if (printsTensor(Api, Arg))
+      return true;
+  return false;
+}
+
 class Scanner {
 public:
   Scanner(ASTContext &Ctx, const ApiModel &Api, const RegionModel &Regions,
-          const TriggerSite &S, const AfterSpan &Span, const TripHints *Trips)
+          const TriggerSite &S, const AfterSpan &Span, const TripHints *Trips,
+          const std::vector<const CallExpr *> &Syncs)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Api(Api), Regions(Regions), S(S),
-        Span(Span), Trips(Trips) {
+        Span(Span), Trips(Trips), Syncs(Syncs) {
     std::vector<LoopVisit> Loops = Regions.loopsAt(S.Node, S.Call, S.Match.Loc);
     if (!Loops.empty()) {
       SyncLoop = Loops.front().Loop;
@@ -86,7 +113,7 @@ public:
     const Stmt *Root = Span.Scope;
     if (const Stmt *Body = loopBody(Root))
       Root = Body;
-    findNextSync(Root);
+    findNextSync();
     visit(Root, 1.0, /*TopLevel=*/true);
     return std::move(Work);
   }
@@ -120,36 +147,32 @@ private:
     return O && (!NextSync || earlier(*O, *NextSync));
   }
 
-  /// A call a trigger rule matches; an operator only with a tensor
-  /// operand (`os << "loss "` is no sync, `os << t` is).
-  bool isSync(const CallExpr *CE) const {
-    if (Api.matchTriggers(CE).empty())
-      return false;
-    if (!isa<CXXOperatorCallExpr>(CE))
-      return true;
-    for (const Expr *Arg : CE->arguments())
-      if (printsTensor(Arg))
-        return true;
-    return false;
+  /// The first sync after this one in the span, if any.
+  void findNextSync() {
+    for (const CallExpr *CE : Syncs)
+      if (CE != S.Call)
+        if (std::optional<std::pair<int, SourceLocation>> O =
+                order(CE->getExprLoc()))
+          if (!NextSync || earlier(*O, *NextSync))
+            NextSync = O;
   }
 
-  /// The first sync after this one in the span (a call a trigger rule
-  /// matches), if any.
-  void findNextSync(const Stmt *Root) {
-    std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
-      if (!St || isa<LambdaExpr>(St))
-        return;
-      if (const auto *CE = dyn_cast<CallExpr>(St); CE && CE != S.Call)
-        if (isSync(CE))
-          if (std::optional<std::pair<int, SourceLocation>> O =
-                  order(CE->getExprLoc()))
-            if (!NextSync || earlier(*O, *NextSync))
-              NextSync = O;
-      for (const Stmt *Child : St->children())
-        Walk(Child);
-    };
-    Walk(Root);
+  /// Whether \p St may hold code of the span: a statement wholly before
+  /// the sync and wholly after where the span stops (the next sync or
+  /// launch) holds none, and is not walked.
+  bool mayHoldSpan(const Stmt *St) const {
+    SourceLocation B = St->getBeginLoc(), E = St->getEndLoc();
+    if (B.isInvalid() || E.isInvalid())
+      return true;
+    bool StopsAfterSync = NextSync && NextSync->first == 0;
+    SourceLocation Stop = NextSync ? NextSync->second : Span.To;
+    bool EndsBeforeSync = !before(Span.From, E);
+    bool StartsAtStop = Stop.isValid() && !before(B, Stop);
+    if (!Span.Wraps || StopsAfterSync)
+      return !(EndsBeforeSync || StartsAtStop);
+    return !(EndsBeforeSync && StartsAtStop);
   }
+
   unsigned lineOf(SourceLocation L) const {
     return SM.getExpansionLineNumber(L);
   }
@@ -175,19 +198,6 @@ private:
       return std::min(1.0, V.Freq.PerIteration / SyncFreq);
     }
     return 1;
-  }
-
-  /// A tensor, under the conversions that pass it to a print
-  /// (`seam::rt::detail::Printed`, a reference binding).
-  bool printsTensor(const Expr *E) const {
-    for (;;) {
-      E = E->IgnoreImplicit();
-      const auto *CCE = dyn_cast<CXXConstructExpr>(E);
-      if (!CCE || isa<CXXTemporaryObjectExpr>(CCE) || CCE->getNumArgs() == 0)
-        break;
-      E = CCE->getArg(0);
-    }
-    return Api.isTensorType(E->getType());
   }
 
   void visitChildren(const Stmt *St, double Mult, bool TopLevel) {
@@ -217,7 +227,7 @@ private:
       // Formatted after the sync: the tensor the sync reads, and every one
       // to its right.
       bool After = !TopLevel || C == S.Call || inSpan(C->getOperatorLoc());
-      if (After && printsTensor(C->getArg(1)))
+      if (After && printsTensor(Api, C->getArg(1)))
         Work.TensorPrints += W;
       visit(C->getArg(1), Mult, TopLevel);
     }
@@ -288,7 +298,7 @@ private:
   }
 
   void visit(const Stmt *St, double Mult, bool TopLevel) {
-    if (!St || isa<LambdaExpr>(St))
+    if (!St || isa<LambdaExpr>(St) || (TopLevel && !mayHoldSpan(St)))
       return;
     if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(St))
       return visitLoop(St, Mult, TopLevel);
@@ -306,6 +316,7 @@ private:
   const TriggerSite &S;
   const AfterSpan &Span;
   const TripHints *Trips;
+  const std::vector<const CallExpr *> &Syncs;
   const LoopInfo *SyncLoop = nullptr;
   double SyncFreq = 1;
   std::optional<std::pair<int, SourceLocation>> NextSync;
@@ -316,12 +327,30 @@ private:
 
 } // namespace
 
-HostWork hostWorkAfter(ASTContext &Ctx, const ApiModel &Api,
-                       const RegionModel &Regions, const TriggerSite &S,
-                       const AfterSpan &Span, const TripHints *Trips) {
+const std::vector<const CallExpr *> &HostWorkFinder::syncsIn(const Stmt *Root) {
+  auto [It, New] = SyncsIn.try_emplace(Root);
+  if (!New)
+    return It->second;
+  std::vector<const CallExpr *> &Out = It->second;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *St) {
+    if (!St || isa<LambdaExpr>(St))
+      return;
+    if (const auto *CE = dyn_cast<CallExpr>(St); CE && isSync(Api, CE))
+      Out.push_back(CE);
+    for (const Stmt *Child : St->children())
+      Walk(Child);
+  };
+  Walk(Root);
+  return Out;
+}
+
+HostWork HostWorkFinder::after(const TriggerSite &S, const AfterSpan &Span) {
   if (!Span.Scope || !S.Call)
     return {};
-  return Scanner(Ctx, Api, Regions, S, Span, Trips).run();
+  const Stmt *Root = Span.Scope;
+  if (const Stmt *Body = loopBody(Root))
+    Root = Body;
+  return Scanner(Ctx, Api, Regions, S, Span, Trips, syncsIn(Root)).run();
 }
 
 } // namespace seam

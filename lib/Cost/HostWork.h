@@ -18,6 +18,7 @@
 #include "Regions/RegionModel.h"
 
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 #include <vector>
@@ -57,11 +58,30 @@ struct HostWork {
   }
 };
 
-/// The host work in \p Span after the sync \p S, a site of function node
-/// \p S.Node.
-HostWork hostWorkAfter(clang::ASTContext &Ctx, const ApiModel &Api,
-                       const RegionModel &Regions, const TriggerSite &S,
-                       const AfterSpan &Span, const TripHints *Trips);
+/// Finds the host work after each sync of one translation unit.
+class HostWorkFinder {
+public:
+  HostWorkFinder(clang::ASTContext &Ctx, const ApiModel &Api,
+                 const RegionModel &Regions, const TripHints *Trips)
+      : Ctx(Ctx), Api(Api), Regions(Regions), Trips(Trips) {}
+
+  /// The host work in \p Span after the sync \p S, a site of function
+  /// node \p S.Node.
+  HostWork after(const TriggerSite &S, const AfterSpan &Span);
+
+private:
+  /// The syncs of \p Scope, found once per scope: every sync of a scope
+  /// looks for the next one in the same list (as NextLaunch keeps each
+  /// scope's launches).
+  const std::vector<const clang::CallExpr *> &syncsIn(const clang::Stmt *Root);
+
+  clang::ASTContext &Ctx;
+  const ApiModel &Api;
+  const RegionModel &Regions;
+  const TripHints *Trips;
+  llvm::DenseMap<const clang::Stmt *, std::vector<const clang::CallExpr *>>
+      SyncsIn;
+};
 
 } // namespace seam
 
