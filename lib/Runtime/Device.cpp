@@ -204,6 +204,24 @@ void DeviceStream::enqueue(std::string Name, bool IsKernel, int NumOps,
   Pushed.store(Submitted, std::memory_order_release);
   if (WorkerSleeping)
     WorkCV.notify_one();
+  L.unlock();
+  // The device has work now: free what it has run meanwhile.
+  reclaim();
+}
+
+void DeviceStream::reclaim() {
+  // One host thread at a time; Dead's storage and Retired's go back and
+  // forth, so that neither side allocates once both have grown.
+  std::unique_lock<std::mutex> Own(ReclaimM, std::try_to_lock);
+  if (!Own)
+    return;
+  {
+    std::lock_guard<std::mutex> L(RM);
+    if (Retired.empty())
+      return;
+    std::swap(Dead, Retired);
+  }
+  Dead.clear();
 }
 
 void DeviceStream::runTask(Task &T) {
@@ -217,9 +235,6 @@ void DeviceStream::runTask(Task &T) {
   }
   auto End = Clock::now();
   Telemetry::get().deviceSpan(T.Name, Begin, End, T.NumOps, T.IsKernel);
-  // Release captured buffers on the device side, before the host can
-  // observe completion.
-  T.Fn = nullptr;
 }
 
 namespace {
@@ -266,14 +281,24 @@ void DeviceStream::workerLoop() {
     {
       std::unique_lock<std::mutex> L(M);
       WorkerSleeping = true;
-      WorkCV.wait(L, [&] { return !Queue.empty() || Stopped; });
+      WorkCV.wait(L, [&] { return QueueHead < Queue.size() || Stopped; });
       WorkerSleeping = false;
-      if (Queue.empty())
+      if (QueueHead == Queue.size())
         return;
-      T = std::move(Queue.front());
-      Queue.pop_front();
+      T = std::move(Queue[QueueHead++]);
+      if (QueueHead == Queue.size()) {
+        Queue.clear();
+        QueueHead = 0;
+      } else if (QueueHead >= 1024 && QueueHead * 2 >= Queue.size()) {
+        Queue.erase(Queue.begin(), Queue.begin() + QueueHead);
+        QueueHead = 0;
+      }
     }
     runTask(T);
+    {
+      std::lock_guard<std::mutex> L(RM);
+      Retired.push_back(std::move(T));
+    }
     ++Ran;
     Done.store(Ran, std::memory_order_release);
     std::lock_guard<std::mutex> L(M);
@@ -298,6 +323,7 @@ void DeviceStream::synchronize(bool CountAsSync) {
   if (!Finished()) {
     static const bool Block = blockingWait();
     if (Block && Target - Done.load(std::memory_order_acquire) > 1) {
+      reclaim();
       std::unique_lock<std::mutex> L(M);
       ++HostWaiting;
       DoneCV.wait(L, [&] {
@@ -308,10 +334,12 @@ void DeviceStream::synchronize(bool CountAsSync) {
     auto Start = Clock::now();
     for (auto Now = Start; !Finished() && (!Block || Now < Start + HostPoll);
          Now = Clock::now()) {
-      if (Now < Start + HostSpin)
+      if (Now < Start + HostSpin) {
         SEAM_CPU_RELAX();
-      else
+      } else {
+        reclaim();
         std::this_thread::yield();
+      }
     }
     if (!Finished()) {
       std::unique_lock<std::mutex> L(M);
@@ -353,6 +381,7 @@ void DeviceStream::shutdown() {
   }
   // The worker drains the queue before it sees Stopped with nothing left.
   Worker.join();
+  reclaim();
   {
     std::lock_guard<std::mutex> L(HM);
     Job = nullptr;
