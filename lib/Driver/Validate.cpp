@@ -200,6 +200,32 @@ std::vector<Row> join(const std::vector<Predicted> &Ps,
   return Rows;
 }
 
+} // namespace
+
+IdleVerdict judgeIdle(double Predicted, double PredictedSpread, double Measured,
+                      double MeasuredSpread, unsigned Runs, double Tol) {
+  double Diff = std::fabs(Predicted - Measured);
+  double Edge = Tol * Measured;
+  // For a median of n runs the standard error is about 0.93 IQR / sqrt(n).
+  double Margin = 0;
+  if (Runs > 1) {
+    double SeM = 0.93 * MeasuredSpread * Measured / std::sqrt(double(Runs));
+    double SeP = 0.93 * PredictedSpread * Predicted / std::sqrt(double(Runs));
+    Margin = 2 * std::sqrt(SeM * SeM + SeP * SeP);
+  }
+  if (Diff - Margin > Edge)
+    return IdleVerdict::Outside;
+  // Runs that disagree by more than the tolerance cannot place the idle on
+  // one side of it. Runs that agree closer than that are judged by their
+  // medians, however near the edge: calling such a line noisy would only
+  // move its flips from match/outside to match/noisy.
+  if (Margin > Edge && Diff + Margin > Edge)
+    return IdleVerdict::Noisy;
+  return Diff > Edge ? IdleVerdict::Outside : IdleVerdict::Match;
+}
+
+namespace {
+
 /// Compares one row; a count must match exactly (at most, for a bound),
 /// the idle within \p Tol (25% when none was given, for the marks only).
 void compare(Row &R, double Tol) {
@@ -234,26 +260,20 @@ void compare(Row &R, double Tol) {
   }
   if (M.CountsVary)
     R.Outside.push_back("counts_vary_between_runs");
-  // Over several runs, an idle is judged only when the runs pin it down:
-  // the difference must be off the tolerance's edge by more than twice the
-  // medians' standard error (for a median of n runs, about 0.93 IQR /
-  // sqrt(n); measured and predicted together). Else one run more could put
-  // it on either side: noisy.
   bool Noisy = false;
   if (P.Idle && M.IdleSamples > 0 && M.IdleMedian > 0) {
     R.IdleRatio = *P.Idle / M.IdleMedian;
-    double Diff = std::fabs(*P.Idle - M.IdleMedian);
-    double Edge = Tol * M.IdleMedian;
-    double Margin = 0;
-    if (M.Runs > 1) {
-      double SeM = 0.93 * M.IdleSpread * M.IdleMedian / std::sqrt(M.Runs);
-      double SeP = 0.93 * P.IdleSpread * *P.Idle / std::sqrt(M.Runs);
-      Margin = 2 * std::sqrt(SeM * SeM + SeP * SeP);
-    }
-    if (Diff - Margin > Edge)
+    switch (judgeIdle(*P.Idle, P.IdleSpread, M.IdleMedian, M.IdleSpread, M.Runs,
+                      Tol)) {
+    case IdleVerdict::Outside:
       R.Outside.push_back("idle_per_execution_us");
-    else if (Diff + Margin > Edge)
+      break;
+    case IdleVerdict::Noisy:
       Noisy = true;
+      break;
+    case IdleVerdict::Match:
+      break;
+    }
   }
   R.Status = !R.Outside.empty() ? "outside" : Noisy ? "noisy" : "match";
 }

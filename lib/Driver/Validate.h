@@ -64,6 +64,19 @@ double median(std::vector<double> V);
 /// values or a zero median): how far one run's value moves.
 double relativeSpread(std::vector<double> V);
 
+/// How one line's idle compares at a tolerance.
+enum class IdleVerdict { Match, Outside, Noisy };
+
+/// Judges a predicted idle against a measured one, each the median of
+/// \p Runs runs with its relative spread (interquartile range over the
+/// median), at tolerance \p Tol (a fraction of the measured idle). The
+/// medians' uncertainty is twice their standard error (about 0.93 x IQR /
+/// sqrt(Runs) each, the two combined). The idle is noisy, not judged, only
+/// when that uncertainty is wider than the tolerance itself and could put
+/// the difference on either side of it; otherwise the medians decide.
+IdleVerdict judgeIdle(double Predicted, double PredictedSpread, double Measured,
+                      double MeasuredSpread, unsigned Runs, double Tol);
+
 /// The lines of a seam::rt site report (SEAM_RT_REPORT); throws
 /// nlohmann::json::exception on a field of the wrong type.
 llvm::Expected<std::vector<Measured>> measurements(const nlohmann::json &J);
