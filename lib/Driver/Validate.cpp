@@ -202,23 +202,22 @@ std::vector<Row> join(const std::vector<Predicted> &Ps,
 
 } // namespace
 
-IdleVerdict judgeIdle(double Predicted, double PredictedSpread, double Measured,
-                      double MeasuredSpread, unsigned Runs, double Tol) {
+IdleVerdict judgeIdle(double Predicted, double Measured, double MeasuredSpread,
+                      unsigned Runs, double Tol) {
   double Diff = std::fabs(Predicted - Measured);
   double Edge = Tol * Measured;
   // For a median of n runs the standard error is about 0.93 IQR / sqrt(n).
-  double Margin = 0;
-  if (Runs > 1) {
-    double SeM = 0.93 * MeasuredSpread * Measured / std::sqrt(double(Runs));
-    double SeP = 0.93 * PredictedSpread * Predicted / std::sqrt(double(Runs));
-    Margin = 2 * std::sqrt(SeM * SeM + SeP * SeP);
-  }
+  double Margin =
+      Runs > 1 ? 2 * 0.93 * MeasuredSpread * Measured / std::sqrt(double(Runs))
+               : 0;
   if (Diff - Margin > Edge)
     return IdleVerdict::Outside;
   // Runs that disagree by more than the tolerance cannot place the idle on
   // one side of it. Runs that agree closer than that are judged by their
   // medians, however near the edge: calling such a line noisy would only
-  // move its flips from match/outside to match/noisy.
+  // move its flips from match/outside to match/noisy. The prediction's own
+  // spread (calibrations that differ) is the model's error, not noise in
+  // what it is judged against.
   if (Margin > Edge && Diff + Margin > Edge)
     return IdleVerdict::Noisy;
   return Diff > Edge ? IdleVerdict::Outside : IdleVerdict::Match;
@@ -263,8 +262,7 @@ void compare(Row &R, double Tol) {
   bool Noisy = false;
   if (P.Idle && M.IdleSamples > 0 && M.IdleMedian > 0) {
     R.IdleRatio = *P.Idle / M.IdleMedian;
-    switch (judgeIdle(*P.Idle, P.IdleSpread, M.IdleMedian, M.IdleSpread, M.Runs,
-                      Tol)) {
+    switch (judgeIdle(*P.Idle, M.IdleMedian, M.IdleSpread, M.Runs, Tol)) {
     case IdleVerdict::Outside:
       R.Outside.push_back("idle_per_execution_us");
       break;

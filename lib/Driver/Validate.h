@@ -67,15 +67,15 @@ double relativeSpread(std::vector<double> V);
 /// How one line's idle compares at a tolerance.
 enum class IdleVerdict { Match, Outside, Noisy };
 
-/// Judges a predicted idle against a measured one, each the median of
-/// \p Runs runs with its relative spread (interquartile range over the
-/// median), at tolerance \p Tol (a fraction of the measured idle). The
-/// medians' uncertainty is twice their standard error (about 0.93 x IQR /
-/// sqrt(Runs) each, the two combined). The idle is noisy, not judged, only
-/// when that uncertainty is wider than the tolerance itself and could put
-/// the difference on either side of it; otherwise the medians decide.
-IdleVerdict judgeIdle(double Predicted, double PredictedSpread, double Measured,
-                      double MeasuredSpread, unsigned Runs, double Tol);
+/// Judges a predicted idle against a measured one, the medians of \p Runs
+/// runs, at tolerance \p Tol (a fraction of the measured idle), given the
+/// measured runs' relative spread (interquartile range over the median).
+/// The measured median's uncertainty is twice its standard error (about
+/// 0.93 x IQR / sqrt(Runs)). The idle is noisy, not judged, only when that
+/// uncertainty is wider than the tolerance itself and could put the
+/// difference on either side of it; otherwise the medians decide.
+IdleVerdict judgeIdle(double Predicted, double Measured, double MeasuredSpread,
+                      unsigned Runs, double Tol);
 
 /// The lines of a seam::rt site report (SEAM_RT_REPORT); throws
 /// nlohmann::json::exception on a field of the wrong type.

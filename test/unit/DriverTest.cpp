@@ -276,23 +276,24 @@ TEST(Validate, MedianAndSpreadOfRuns) {
 TEST(Validate, IdleJudgedByMediansUnlessRunsSpreadWiderThanTolerance) {
   const double Tol = 0.25;
   // One run: no spread known, the values decide.
-  EXPECT_EQ(judgeIdle(10, 0, 10, 0, 1, Tol), IdleVerdict::Match);
-  EXPECT_EQ(judgeIdle(12.4, 0, 10, 0, 1, Tol), IdleVerdict::Match);
-  EXPECT_EQ(judgeIdle(12.6, 0, 10, 0, 1, Tol), IdleVerdict::Outside);
-  EXPECT_EQ(judgeIdle(7.4, 0, 10, 0, 1, Tol), IdleVerdict::Outside);
-  // Quiet runs near the edge (a 14% spread predicted, 5% measured, over
-  // five runs: about +-12% of uncertainty): judged by the medians on
-  // either side of it, never noisy.
-  EXPECT_EQ(judgeIdle(12.3, 0.14, 10, 0.05, 5, Tol), IdleVerdict::Match);
-  EXPECT_EQ(judgeIdle(12.7, 0.14, 10, 0.05, 5, Tol), IdleVerdict::Outside);
+  EXPECT_EQ(judgeIdle(10, 10, 0, 1, Tol), IdleVerdict::Match);
+  EXPECT_EQ(judgeIdle(12.4, 10, 0, 1, Tol), IdleVerdict::Match);
+  EXPECT_EQ(judgeIdle(12.6, 10, 0, 1, Tol), IdleVerdict::Outside);
+  EXPECT_EQ(judgeIdle(7.4, 10, 0, 1, Tol), IdleVerdict::Outside);
+  // Quiet runs near the edge (a 10% measured spread over five runs: about
+  // +-8% of uncertainty): judged by the medians on either side of it,
+  // never noisy.
+  EXPECT_EQ(judgeIdle(12.3, 10, 0.10, 5, Tol), IdleVerdict::Match);
+  EXPECT_EQ(judgeIdle(12.7, 10, 0.10, 5, Tol), IdleVerdict::Outside);
+  EXPECT_EQ(judgeIdle(7.6, 10, 0.10, 5, Tol), IdleVerdict::Match);
   // Far off the edge, even wide runs judge it.
-  EXPECT_EQ(judgeIdle(50, 0.5, 10, 0.5, 5, Tol), IdleVerdict::Outside);
+  EXPECT_EQ(judgeIdle(50, 10, 0.5, 5, Tol), IdleVerdict::Outside);
   // Runs that disagree by more than the tolerance (the measured medians
   // of test/runtime/validate/noisy.cpp spread 3.75) and could put it on
   // either side: noisy, whichever side the medians are on.
-  EXPECT_EQ(judgeIdle(16000, 0.05, 16000, 3.75, 5, Tol), IdleVerdict::Noisy);
-  EXPECT_EQ(judgeIdle(5, 0.05, 16000, 3.75, 5, Tol), IdleVerdict::Noisy);
-  EXPECT_EQ(judgeIdle(11, 0.6, 10, 0.6, 5, Tol), IdleVerdict::Noisy);
+  EXPECT_EQ(judgeIdle(16000, 16000, 3.75, 5, Tol), IdleVerdict::Noisy);
+  EXPECT_EQ(judgeIdle(5, 16000, 3.75, 5, Tol), IdleVerdict::Noisy);
+  EXPECT_EQ(judgeIdle(11, 10, 0.6, 5, Tol), IdleVerdict::Noisy);
   // More runs narrow the uncertainty: the same spread is judged.
-  EXPECT_EQ(judgeIdle(11, 0.3, 10, 0.3, 100, Tol), IdleVerdict::Match);
+  EXPECT_EQ(judgeIdle(11, 10, 0.3, 100, Tol), IdleVerdict::Match);
 }
