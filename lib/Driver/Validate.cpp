@@ -569,6 +569,36 @@ double relativeSpread(std::vector<double> V) {
   return Mid > 0 ? (Quantile(0.75) - Quantile(0.25)) / Mid : 0;
 }
 
+std::vector<Measured>
+mergeRuns(const std::vector<std::vector<Measured>> &Runs) {
+  if (Runs.empty())
+    return {};
+  std::vector<Measured> Ms = Runs.front();
+  for (Measured &M : Ms) {
+    std::vector<double> Medians, Totals;
+    for (const std::vector<Measured> &Run : Runs)
+      for (const Measured &O : Run)
+        if (O.File == M.File && O.Line == M.Line && O.Region == M.Region) {
+          if (O.IdleSamples > 0)
+            Medians.push_back(O.IdleMedian);
+          Totals.push_back(O.Idle);
+          M.CountsVary |= O.Executions != M.Executions || O.Syncs != M.Syncs ||
+                          O.Breaks != M.Breaks ||
+                          O.RegionPieces != M.RegionPieces;
+        }
+    // A line some run never reached: its counts were not the same.
+    M.CountsVary |= Totals.size() != Runs.size();
+    M.Runs = static_cast<unsigned>(Runs.size());
+    M.Idle = median(Totals);
+    M.IdleTotalSpread = relativeSpread(Totals);
+    if (!Medians.empty()) {
+      M.IdleMedian = median(Medians);
+      M.IdleSpread = relativeSpread(Medians);
+    }
+  }
+  return Ms;
+}
+
 std::optional<double> parseTolerance(const std::string &Text) {
   llvm::StringRef T = llvm::StringRef(Text).trim();
   bool Percent = T.consume_back("%");
@@ -732,29 +762,15 @@ struct RunResult {
   std::string ProfileName = "seamrt-local";
 };
 
-/// Run 0's lines, with each idle the median over \p Runs and its spread;
-/// a count that differs between runs is marked.
+/// Run 0's lines, each measured idle the median over \p Runs (see
+/// mergeRuns), each predicted idle the median of the runs' predictions.
 void aggregate(const std::vector<RunResult> &Runs, std::vector<Measured> &Ms,
                std::vector<Predicted> &Ps) {
-  Ms = Runs.front().Ms;
+  std::vector<std::vector<Measured>> Lines;
+  for (const RunResult &R : Runs)
+    Lines.push_back(R.Ms);
+  Ms = mergeRuns(Lines);
   Ps = Runs.front().Ps;
-  for (Measured &M : Ms) {
-    std::vector<double> Medians;
-    for (const RunResult &R : Runs)
-      for (const Measured &O : R.Ms)
-        if (O.File == M.File && O.Line == M.Line && O.Region == M.Region) {
-          if (O.IdleSamples > 0)
-            Medians.push_back(O.IdleMedian);
-          M.CountsVary |= O.Executions != M.Executions || O.Syncs != M.Syncs ||
-                          O.Breaks != M.Breaks ||
-                          O.RegionPieces != M.RegionPieces;
-        }
-    M.Runs = static_cast<unsigned>(Runs.size());
-    if (!Medians.empty()) {
-      M.IdleMedian = median(Medians);
-      M.IdleSpread = relativeSpread(Medians);
-    }
-  }
   for (Predicted &P : Ps) {
     std::vector<double> Idles;
     for (const RunResult &R : Runs)

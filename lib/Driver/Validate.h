@@ -55,6 +55,9 @@ struct Measured {
   /// IdleSpread their interquartile range over that median.
   unsigned Runs = 1;
   double IdleSpread = 0;
+  /// Over --repeat runs: Idle is the median of the runs' totals, and
+  /// IdleTotalSpread their interquartile range over it.
+  double IdleTotalSpread = 0;
   bool CountsVary = false; ///< a count was not the same in every run
 };
 
@@ -76,6 +79,12 @@ enum class IdleVerdict { Match, Outside, Noisy };
 /// difference on either side of it; otherwise the medians decide.
 IdleVerdict judgeIdle(double Predicted, double Measured, double MeasuredSpread,
                       unsigned Runs, double Tol);
+
+/// The lines of the first run, merged with the same lines of the others:
+/// each idle (per execution and in total) the median over the runs, with
+/// its spread; CountsVary where a count differs between runs, or a run
+/// never reached the line. Lines only later runs reached are left out.
+std::vector<Measured> mergeRuns(const std::vector<std::vector<Measured>> &Runs);
 
 /// The lines of a seam::rt site report (SEAM_RT_REPORT); throws
 /// nlohmann::json::exception on a field of the wrong type.
@@ -101,6 +110,9 @@ struct ValidateFixedOptions {
   bool Json = false;
   std::string OutputPath;
   unsigned TimeoutSeconds = 600;
+  /// --repeat: runs of each version, alternately; each line's idle is the
+  /// median of the runs' totals.
+  unsigned Repeat = 1;
 };
 
 /// Returns 0 (both versions printed the same), 1 (they did not) or 2 (an

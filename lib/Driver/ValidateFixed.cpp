@@ -37,13 +37,14 @@ namespace seam {
 namespace {
 
 /// One version of the program: its copies of the sources, what it printed
-/// and what the runtime measured per line.
+/// and what the runtime measured per line, in each run.
 struct Version {
   std::string Name; ///< "before", "after"
   std::string Dir;
   std::vector<std::string> Sources;
-  std::string Output;
-  std::vector<Measured> Lines;
+  std::vector<std::string> Outputs;
+  std::vector<std::vector<Measured>> RunLines;
+  std::vector<Measured> Lines; ///< the runs merged (mergeRuns)
 };
 
 std::string shellQuote(llvm::StringRef S) {
@@ -85,9 +86,8 @@ std::string readText(const std::string &Path) {
   return "";
 }
 
-/// Builds and runs \p V; "" or why not.
-std::string buildAndRun(Version &V, const std::string &Command,
-                        unsigned Timeout) {
+/// Builds \p V into V.Dir/program; "" or why not.
+std::string build(Version &V, const std::string &Command, unsigned Timeout) {
   std::string Program = V.Dir + "/program";
   std::string Sources;
   for (const std::string &S : V.Sources)
@@ -111,7 +111,15 @@ std::string buildAndRun(Version &V, const std::string &Command,
   if (!llvm::sys::fs::can_execute(Program))
     return "the build command made no program at {out} for the " + V.Name +
            " version: " + Cmd;
+  return "";
+}
+
+/// Runs \p V once more, keeping what it printed and measured; "" or why
+/// not.
+std::string run(Version &V, unsigned Timeout) {
+  std::string Program = V.Dir + "/program";
   std::string Report = V.Dir + "/report.json";
+  llvm::sys::fs::remove(Report);
   std::vector<std::string> Env;
   for (char **E = environ; *E; ++E) {
     llvm::StringRef Var(*E);
@@ -122,14 +130,17 @@ std::string buildAndRun(Version &V, const std::string &Command,
   }
   Env.push_back("SEAM_RT_REPORT=" + Report);
   std::vector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
+  // ExecuteAndWait's redirection does not truncate: a shorter output
+  // would keep the end of the last run's.
   std::string RunLog = V.Dir + "/output.txt";
+  llvm::sys::fs::remove(RunLog);
   if (std::string Why = execute({Program}, EnvRefs, RunLog, Timeout,
                                 "the " + V.Name + " version of the program");
       !Why.empty()) {
     llvm::errs() << readText(RunLog);
     return Why;
   }
-  V.Output = readText(RunLog);
+  V.Outputs.push_back(readText(RunLog));
   auto Buf = readInputFile(Report, "the site report");
   if (!Buf)
     return "the " + V.Name +
@@ -142,7 +153,7 @@ std::string buildAndRun(Version &V, const std::string &Command,
     if (!Ms)
       return "the site report of the " + V.Name +
              " version: " + llvm::toString(Ms.takeError());
-    V.Lines = std::move(*Ms);
+    V.RunLines.push_back(std::move(*Ms));
   } catch (const nlohmann::json::exception &E) {
     return "the site report of the " + V.Name +
            " version is malformed: " + E.what();
@@ -230,11 +241,16 @@ std::vector<unsigned> lineMap(llvm::StringRef Before, llvm::StringRef After) {
 struct Side {
   int64_t Syncs = 0, Breaks = 0;
   double Idle = 0;
+  /// Over --repeat runs: the largest spread of a total idle added here.
+  double Spread = 0;
+  bool CountsVary = false;
   bool Any = false;
   void add(const Measured &M) {
     Syncs += M.Syncs;
     Breaks += M.Breaks;
     Idle += M.Idle;
+    Spread = std::max(Spread, M.IdleTotalSpread);
+    CountsVary |= M.CountsVary;
     Any = true;
   }
 };
@@ -253,6 +269,7 @@ struct FixedRun {
   Version After{"after", "", {}, {}, {}};
   std::map<std::string, std::string> Original; // copy name to source
   unsigned Offered = 0, Applied = 0;
+  unsigned Runs = 1; ///< of each version
   bool Same = false;
   std::string Difference;
   std::map<std::pair<std::string, unsigned>, LineRow> Rows;
@@ -406,6 +423,7 @@ void FixedRun::writeJson(llvm::raw_ostream &OS,
   nlohmann::json J;
   J["fixesOffered"] = Offered;
   J["fixesApplied"] = Applied;
+  J["runs"] = Runs;
   J["sameOutput"] = Same;
   J["outputTolerance"] = Opts.OutputTolerance;
   J["ignoreOutput"] = Opts.IgnoreOutput;
@@ -416,7 +434,9 @@ void FixedRun::writeJson(llvm::raw_ostream &OS,
     auto SideJson = [](const Side &S) {
       return nlohmann::json{{"syncs", S.Syncs},
                             {"graphBreaks", S.Breaks},
-                            {"deviceIdleUs", S.Idle}};
+                            {"deviceIdleUs", S.Idle},
+                            {"deviceIdleSpread", S.Spread},
+                            {"countsVary", S.CountsVary}};
     };
     Lines.push_back(
         {{"file", R.File},
@@ -446,10 +466,25 @@ void FixedRun::writeText(llvm::raw_ostream &OS,
     std::snprintf(Buf, sizeof Buf, "%.1f", V);
     return std::string(Buf);
   };
+  // Over several runs the spread shows as +-N%; counts that were not the
+  // same in every run are marked "(counts vary)".
+  auto Idle = [&](const Side &S) {
+    std::string T = Us(S.Idle);
+    if (Runs > 1)
+      T += " +-" + std::to_string(int(std::lround(S.Spread * 100))) + "%";
+    if (S.CountsVary)
+      T += " (counts vary)";
+    return T;
+  };
   OS << "seam validate --fixed: " << Applied << " fix"
      << (Applied == 1 ? "" : "es") << " applied (" << Offered
      << " offered); both versions built with the same command "
-        "and run once\n";
+        "and run "
+     << (Runs == 1 ? std::string("once")
+                   : std::to_string(Runs) +
+                         " times each, alternately (device idle: the median "
+                         "of the runs, +-spread)")
+     << "\n";
   OS << "line                 syncs      breaks     device idle "
         "(us, measured)   source\n";
   for (auto &[Key, R] : Rows) {
@@ -468,12 +503,13 @@ void FixedRun::writeText(llvm::raw_ostream &OS,
                11)
        << Pair(std::to_string(R.Before.Breaks), std::to_string(R.After.Breaks),
                11)
-       << Pair(Us(R.Before.Idle), Us(R.After.Idle), 31) << R.Text << "\n";
+       << Pair(Idle(R.Before), Idle(R.After), 31) << R.Text << "\n";
   }
   OS << "total: syncs " << TotalB.Syncs << " -> " << TotalA.Syncs
      << ", graph breaks " << TotalB.Breaks << " -> " << TotalA.Breaks
      << ", device idle " << Us(TotalB.Idle) << " us -> " << Us(TotalA.Idle)
-     << " us (measured by seam::rt in each run)\n";
+     << " us (measured by seam::rt in each run"
+     << (Runs > 1 ? "; per line the median of the runs" : "") << ")\n";
   if (Same)
     OS << "output: the same (text exactly, numbers with a fraction "
           "within "
@@ -525,14 +561,27 @@ int runValidateFixed(const ValidateFixedOptions &Opts) {
   if (int Code = Run.applyFixRounds(C))
     return Code;
   for (Version *V : {&Run.Before, &Run.After})
-    if (std::string Why =
-            buildAndRun(*V, Opts.BuildCommand, Opts.TimeoutSeconds);
+    if (std::string Why = build(*V, Opts.BuildCommand, Opts.TimeoutSeconds);
         !Why.empty())
       return errorExit(Why);
+  // Alternately, so that a machine that gets busier part way through
+  // weighs on both versions alike.
+  Run.Runs = std::max(1u, Opts.Repeat);
+  for (unsigned I = 0; I < Run.Runs; ++I)
+    for (Version *V : {&Run.Before, &Run.After})
+      if (std::string Why = run(*V, Opts.TimeoutSeconds); !Why.empty())
+        return errorExit(Why);
+  for (Version *V : {&Run.Before, &Run.After})
+    V->Lines = mergeRuns(V->RunLines);
   llvm::Regex Ignore(Opts.IgnoreOutput);
-  Run.Same = sameOutput(kept(Run.Before.Output, Ignore),
-                        kept(Run.After.Output, Ignore), Opts.OutputTolerance,
-                        Run.Difference);
+  Run.Same = true;
+  for (unsigned I = 0; I < Run.Runs && Run.Same; ++I) {
+    Run.Same = sameOutput(kept(Run.Before.Outputs[I], Ignore),
+                          kept(Run.After.Outputs[I], Ignore),
+                          Opts.OutputTolerance, Run.Difference);
+    if (!Run.Same && Run.Runs > 1)
+      Run.Difference = "run " + std::to_string(I + 1) + ": " + Run.Difference;
+  }
   Run.compareLines();
   if (std::optional<std::string> E =
           writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {

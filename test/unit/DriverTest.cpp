@@ -297,3 +297,30 @@ TEST(Validate, IdleJudgedByMediansUnlessRunsSpreadWiderThanTolerance) {
   // More runs narrow the uncertainty: the same spread is judged.
   EXPECT_EQ(judgeIdle(11, 10, 0.3, 100, Tol), IdleVerdict::Match);
 }
+
+TEST(Validate, MergeRunsTakesMediansAndMarksCountsThatVary) {
+  auto Line = [](unsigned L, int64_t Syncs, double Total, double Median) {
+    Measured M;
+    M.File = "a.cpp";
+    M.Line = L;
+    M.Executions = M.Syncs = Syncs;
+    M.Idle = Total;
+    M.IdleMedian = Median;
+    M.IdleSamples = Syncs;
+    return M;
+  };
+  std::vector<Measured> Ms =
+      mergeRuns({{Line(3, 10, 100, 10), Line(7, 1, 5, 5)},
+                 {Line(3, 10, 300, 30), Line(7, 2, 6, 6)},
+                 {Line(3, 10, 200, 20)}});
+  ASSERT_EQ(Ms.size(), 2u);
+  EXPECT_EQ(Ms[0].Runs, 3u);
+  EXPECT_EQ(Ms[0].Idle, 200);
+  EXPECT_EQ(Ms[0].IdleMedian, 20);
+  EXPECT_GT(Ms[0].IdleSpread, 0);
+  EXPECT_GT(Ms[0].IdleTotalSpread, 0);
+  EXPECT_FALSE(Ms[0].CountsVary);
+  // Line 7 synced once, then twice, then never ran.
+  EXPECT_TRUE(Ms[1].CountsVary);
+  EXPECT_TRUE(mergeRuns({}).empty());
+}
