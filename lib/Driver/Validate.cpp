@@ -410,9 +410,10 @@ void printText(llvm::raw_ostream &OS, const std::vector<Row> &Rows,
     OS << "over " << Opts.Repeat
        << " runs: each idle is the median of the runs' medians; ± is their "
           "interquartile range over that median, and ~ marks an idle not "
-          "judged (noisy): it is off the "
+          "judged (noisy): its measured runs disagree by more than "
        << fmt(Tol * 100, "%.0f")
-       << "% edge by less than twice the medians' standard error\n";
+       << "% (twice the median's standard error), too wide to tell which "
+          "side it is on\n";
   OS << "verdict: " << Verdict << "\n";
 }
 
