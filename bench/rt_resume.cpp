@@ -1,4 +1,4 @@
-//===- rt_resume.cpp - How fast the host resumes the device after a sync ---===//
+//===- rt_resume.cpp - How fast the host resumes the device after a sync -===//
 //
 // A benchmark, not a test: the device idle after a sync as it depends on
 // what came before it. Three tables, each a median over 30-200 rounds:
