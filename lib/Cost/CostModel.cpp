@@ -209,6 +209,7 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   Resume.Prints = W.Prints;
   Resume.TensorPrints = W.TensorPrints;
   Resume.LoopIterations = W.LoopIterations;
+  Resume.Flushes = W.Flushes;
   std::vector<std::string> What;
   auto Count = [&](double N, const char *One, const char *Many) {
     if (N <= 0)
@@ -222,6 +223,7 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   Count(W.Prints, "print statement", "print statements");
   Count(W.TensorPrints, "tensor printed", "tensors printed");
   Count(W.LoopIterations, "host loop iteration", "host loop iterations");
+  Count(W.Flushes, "flush", "flushes");
   std::string List;
   for (size_t I = 0; I < What.size(); ++I)
     List += (I ? ", " : "") + What[I];
@@ -233,8 +235,8 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
                   " of host work before the next launch (" + List + ") " + Tag
             : "host work before the next launch (" + List +
                   ") is not costed: profile " + P.Name +
-                  " has no host_print_us, host_print_tensor_us or "
-                  "host_element_us");
+                  " has no host_print_us, host_print_tensor_us, "
+                  "host_element_us or host_flush_us");
   }
   if (!W.Unknown.empty()) {
     std::string Left;

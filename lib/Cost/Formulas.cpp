@@ -34,7 +34,8 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
 double hostWorkMicros(const DeviceProfile &P, const SyncResume &R) {
   return P.HostPrintUs.Value * R.Prints +
          P.HostPrintTensorUs.Value * R.TensorPrints +
-         P.HostElementUs.Value * R.LoopIterations;
+         P.HostElementUs.Value * R.LoopIterations +
+         P.HostFlushUs.Value * R.Flushes;
 }
 
 unsigned rankFromMicros(double Micros) {

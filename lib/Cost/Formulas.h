@@ -42,6 +42,8 @@ struct SyncResume {
   /// sync (HostWork.h): print statements, tensors they format, iterations
   /// of host loops.
   double Prints = 0, TensorPrints = 0, LoopIterations = 0;
+  /// Of those prints, the writes that flush a stream (a system call each).
+  double Flushes = 0;
 };
 
 /// seam-host-sync and seam-capture-sync, `idleMicrosPerExecution`: device
@@ -51,7 +53,7 @@ struct SyncResume {
 /// one, else region_entry is added; plus `host_select_us_per_mib x` the
 /// selected MiB; plus the host work, `host_print_us x prints +
 /// host_print_tensor_us x tensors printed + host_element_us x host loop
-/// iterations`.
+/// iterations + host_flush_us x flushes`.
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The host-work term of syncIdleMicros alone.

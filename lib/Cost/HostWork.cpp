@@ -55,6 +55,33 @@ bool isPrintFunction(const FunctionDecl *FD) {
       .Default(false);
 }
 
+/// A name of the standard library's, or of the C library's (\p Name):
+/// `std::endl`, `std::cerr`, `stderr`.
+bool namesStd(const Expr *E, llvm::StringRef Name) {
+  const auto *DRE =
+      E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  if (!DRE || !DRE->getDecl()->getIdentifier() ||
+      DRE->getDecl()->getName() != Name)
+    return false;
+  const DeclContext *DC = DRE->getDecl()->getDeclContext();
+  return DC->isStdNamespace() || DC->isTranslationUnit() ||
+         DC->isExternCContext();
+}
+
+/// A C library call that writes through at once: `fflush`, or a print to
+/// `stderr` (unbuffered).
+bool flushesAtOnce(const CallExpr *CE, const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  llvm::StringRef N = FD->getName();
+  if (N == "fflush")
+    return true;
+  if ((N == "fprintf" || N == "fputs") && CE->getNumArgs() > 0)
+    return namesStd(CE->getArg(N == "fputs" ? CE->getNumArgs() - 1 : 0),
+                    "stderr");
+  return false;
+}
+
 /// An expression of the loop that runs where the loop statement is (its
 /// init or range), else its condition.
 const Stmt *loopAnchor(const Stmt *L) {
@@ -223,7 +250,13 @@ private:
     }
     double W = TopLevel ? Mult * weightOf(Outer) : Mult;
     Work.Prints += W;
+    // std::cerr is unit-buffered: every insertion writes. Elsewhere only
+    // std::endl and std::flush do.
+    bool Unbuffered = namesStd(Chain.back()->getArg(0), "cerr");
     for (const CXXOperatorCallExpr *C : Chain) {
+      if (Unbuffered || namesStd(C->getArg(1), "endl") ||
+          namesStd(C->getArg(1), "flush"))
+        Work.Flushes += W;
       // Formatted after the sync: the tensor the sync reads, and every one
       // to its right.
       bool After = !TopLevel || C == S.Call || inSpan(C->getOperatorLoc());
@@ -275,6 +308,8 @@ private:
     // after the sync, `save(y.detach())` after the launch that ends the
     // span.
     bool Here = !TopLevel || inSpan(CE->getEndLoc());
+    if (Here && flushesAtOnce(CE, FD))
+      Work.Flushes += TopLevel ? Mult * weightOf(CE) : Mult;
     if (Here && isPrintFunction(FD)) {
       Work.Prints += TopLevel ? Mult * weightOf(CE) : Mult;
     } else if (Here && FD && !Api.isLibraryDecl(FD) &&

@@ -47,6 +47,10 @@ struct HostWork {
   double TensorPrints = 0;
   /// Iterations of host loops with constant trip counts.
   double LoopIterations = 0;
+  /// Writes that flush a stream: `std::endl` or `std::flush` in a `<<`
+  /// chain, each `<<` to `std::cerr` (unit-buffered), `fflush`, a
+  /// printf-family call on `stderr`.
+  double Flushes = 0;
   /// Work Seam cannot size, one phrase each ("a call to 'log_metrics',
   /// defined in another file", "a loop without a constant trip count at
   /// line 42"): left out of the estimate and said.
@@ -54,7 +58,7 @@ struct HostWork {
 
   bool empty() const {
     return Prints == 0 && TensorPrints == 0 && LoopIterations == 0 &&
-           Unknown.empty();
+           Flushes == 0 && Unknown.empty();
   }
 };
 

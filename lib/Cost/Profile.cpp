@@ -51,7 +51,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"break_resume_us", &DeviceProfile::BreakResumeUs},
       {"host_print_us", &DeviceProfile::HostPrintUs},
       {"host_print_tensor_us", &DeviceProfile::HostPrintTensorUs},
-      {"host_element_us", &DeviceProfile::HostElementUs}};
+      {"host_element_us", &DeviceProfile::HostElementUs},
+      {"host_flush_us", &DeviceProfile::HostFlushUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -67,7 +68,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
                     F.Member == &DeviceProfile::BreakResumeUs ||
                     F.Member == &DeviceProfile::HostPrintUs ||
                     F.Member == &DeviceProfile::HostPrintTensorUs ||
-                    F.Member == &DeviceProfile::HostElementUs;
+                    F.Member == &DeviceProfile::HostElementUs ||
+                    F.Member == &DeviceProfile::HostFlushUs;
     if (It == Params.end() && Optional) {
       P.*F.Member = {0, "not in this profile"};
       continue;
@@ -93,7 +95,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       P.HasBreakResume = true;
     if (F.Member == &DeviceProfile::HostPrintUs ||
         F.Member == &DeviceProfile::HostPrintTensorUs ||
-        F.Member == &DeviceProfile::HostElementUs)
+        F.Member == &DeviceProfile::HostElementUs ||
+        F.Member == &DeviceProfile::HostFlushUs)
       P.HasHostWork = true;
   }
   return P;

@@ -44,7 +44,11 @@ struct DeviceProfile {
   /// printf, its text and scalars formatted and written), one tensor
   /// formatted by a print, one iteration of a host loop over copied data.
   ProfileParam HostPrintUs, HostPrintTensorUs, HostElementUs;
-  /// The profile gives at least one of the three.
+  /// Optional (0 when not given): the write system call of a print that
+  /// flushes (`std::endl`, `std::flush`, `std::cerr`, `fflush`), on top of
+  /// host_print_us.
+  ProfileParam HostFlushUs;
+  /// The profile gives at least one of the four.
   bool HasHostWork = false;
 };
 

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace seam::rt {
 namespace {
 
@@ -190,6 +192,27 @@ std::vector<Measurement> calibrate(int Repetitions) {
     Sink << "step " << ++Step << " loss " << V << '\n';
     Op();
   });
+  // The same print ending in std::endl, to a file: the flush is a write
+  // system call. The file is unlinked once open, so nothing is left.
+  std::ofstream FlushSink;
+  {
+    const char *Tmp = std::getenv("TMPDIR");
+    std::string Path =
+        std::string(Tmp && *Tmp ? Tmp : "/tmp") + "/seam-rt-flush-XXXXXX";
+    int Fd = mkstemp(Path.data());
+    if (Fd >= 0) {
+      FlushSink.open(Path);
+      ::unlink(Path.c_str());
+      ::close(Fd);
+    }
+  }
+  std::ostream &FlushTo = FlushSink.is_open() ? FlushSink : Sink;
+  const SourceSite FlushSite = SourceSite::current();
+  Sample AfterFlush = idleMicros(LongReps, FlushSite, [&] {
+    float V = Long(Mid).item<float>(FlushSite);
+    FlushTo << "step " << ++Step << " loss " << V << std::endl;
+    Op();
+  });
   const SourceSite TensorSite = SourceSite::current();
   Sample AfterTensor = idleMicros(LongReps, TensorSite, [&] {
     Sink << "step " << ++Step << " loss "
@@ -278,6 +301,14 @@ std::vector<Measurement> calibrate(int Repetitions) {
         "syncs) before an eager op (" +
             us(AfterTensor.Median) +
             "), minus the idle after item() and host_print_us"),
+      M("host_flush_us", std::max(0.0, AfterFlush.Median - AfterPrint.Median),
+        AfterFlush,
+        "median device idle after item() when the host then prints the "
+        "value as host_print_us does but ends the line with std::endl, to a "
+        "file (" +
+            us(AfterFlush.Median) +
+            "), minus the idle with '\\n' to /dev/null: the write system "
+            "call"),
       M("host_element_us",
         std::max(0.0, AfterLoop.Median - AfterWait.Median) / HostElems,
         AfterLoop,

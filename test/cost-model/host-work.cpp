@@ -2,10 +2,13 @@
 // prints (a statement, and each tensor it formats), host loops with
 // constant trip counts, helpers of this file; what Seam cannot size (a
 // call into another file, a loop without a constant bound) is said, not
-// guessed. Profile host-work: the test profile's 20 us per sync, plus
-// host_print_us 2, host_print_tensor_us 30, host_element_us 0.01.
+// guessed. A print that flushes (std::endl, std::cerr, fflush, stderr)
+// also costs its write. Profile host-work: the test profile's 20 us per
+// sync, plus host_print_us 2, host_print_tensor_us 30, host_element_us
+// 0.01, host_flush_us 4.
 // RUN: not %seam check --all-syncs --profile %inputs/profiles/host-work.json %s -- %mock | FileCheck %s
 // RUN: not %seam check --all-syncs --profile %inputs/profiles/test.json %s -- %mock | FileCheck %s --check-prefix=NOPARAMS
+#include <cstdio>
 #include <iostream>
 #include <torch/torch.h>
 
@@ -22,10 +25,10 @@ void printed(int n) {
     // The print is the sync: the tensor is formatted, then the line ends.
     if (s % 50 == 0)
       std::cout << "step " << s << " sum " << w.sum() << std::endl;
-    // CHECK: :[[@LINE-1]]:44: warning: host sync: {{.*}}; ~52 us device idle per execution, every 50th iteration (profile host-work) [seam-host-sync]
-    // CHECK: note: includes ~32 us of host work before the next launch (1 print statement, 1 tensor printed) (profile host-work)
+    // CHECK: :[[@LINE-1]]:44: warning: host sync: {{.*}}; ~56 us device idle per execution, every 50th iteration (profile host-work) [seam-host-sync]
+    // CHECK: note: includes ~36 us of host work before the next launch (1 print statement, 1 tensor printed, 1 flush) (profile host-work)
     // NOPARAMS: :[[@LINE-3]]:44: warning: host sync: {{.*}}; ~20 us device idle
-    // NOPARAMS: note: host work before the next launch (1 print statement, 1 tensor printed) is not costed: profile test has no host_print_us, host_print_tensor_us or host_element_us
+    // NOPARAMS: note: host work before the next launch (1 print statement, 1 tensor printed, 1 flush) is not costed: profile test has no host_print_us, host_print_tensor_us, host_element_us or host_flush_us
 
     // A value read, then printed: one statement, no tensor.
     if (s % 25 == 0) {
@@ -89,6 +92,25 @@ void printed(int n) {
   // the statement ends after it.
   std::cout << "total " << w.sum().item<float>() << "\n";
   // CHECK: :[[@LINE-1]]:36: note: host sync: {{.*}}; not on a hot path; ~22 us device idle per call
-  // CHECK: note: includes ~2 us of host work before the next launch (1 print statement)
+  // CHECK: note: includes ~2 us of host work before the next launch (1 print statement) (profile
   w = w + 1;
+
+  // Writes that flush: std::cerr writes at every insertion, fflush and a
+  // print to stderr at once.
+  float c = w.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:21: note: host sync: {{.*}}; not on a hot path; ~34 us device idle per call
+  // CHECK: note: includes ~14 us of host work before the next launch (1 print statement, 3 flushes)
+  std::cerr << "c " << c << "\n";
+  w = w * c;
+  float d = w.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:21: note: host sync: {{.*}}; not on a hot path; ~26 us device idle per call
+  // CHECK: note: includes ~6 us of host work before the next launch (1 print statement, 1 flush)
+  std::printf("d %f\n", d);
+  std::fflush(stdout);
+  w = w * d;
+  float e = w.sum().item<float>();
+  // CHECK: :[[@LINE-1]]:21: note: host sync: {{.*}}; not on a hot path; ~26 us device idle per call
+  // CHECK: note: includes ~6 us of host work before the next launch (1 print statement, 1 flush)
+  std::fprintf(stderr, "e %f\n", e);
+  w = w * e;
 }

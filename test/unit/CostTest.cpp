@@ -171,6 +171,12 @@ TEST(CostFormula, HostWorkAfterSync) {
   R.NextOps = 4;
   R.Prints = 0.2;
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.4);
+  // A print that flushes costs its write as well.
+  R.Flushes = 0.2;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.4);
+  P.HostFlushUs.Value = 5;
+  EXPECT_DOUBLE_EQ(hostWorkMicros(P, R), 0.4 + 1);
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 1.4);
 }
 
 TEST(CostFormula, RankBasis) {
