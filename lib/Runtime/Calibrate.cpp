@@ -219,15 +219,27 @@ std::vector<Measurement> calibrate(int Repetitions) {
          << detail::Printed(Long(Mid), TensorSite) << '\n';
     Op();
   });
+  // The loop runs over data the device has just copied to the host, as a
+  // program's loop over a `.cpu()` copy does: the copy was written on the
+  // device's core, and the host reads it from there.
   const int64_t HostElems = int64_t(1) << 14;
-  std::vector<float> HostData(HostElems, 1.0f);
+  Tensor Copied = randn({HostElems}, kAccel, 9);
   volatile double Kept = 0;
+  const SourceSite CopySite = SourceSite::current();
+  Sample AfterCopy = idleMicros(LongReps, CopySite, [&] {
+    (void)Long(Mid);
+    Tensor H = Copied.cpu(CopySite);
+    Kept = H.data_ptr<float>()[0];
+    Op();
+  });
   const SourceSite LoopSite = SourceSite::current();
   Sample AfterLoop = idleMicros(LongReps, LoopSite, [&] {
-    (void)Long(Mid).item<float>(LoopSite);
+    (void)Long(Mid);
+    Tensor H = Copied.cpu(LoopSite);
+    const float *P = H.data_ptr<float>();
     double Acc = 0;
-    for (float X : HostData)
-      Acc += X;
+    for (int64_t I = 0; I < HostElems; ++I)
+      Acc += P[I];
     Kept = Acc;
     Op();
   });
@@ -310,12 +322,12 @@ std::vector<Measurement> calibrate(int Repetitions) {
             "), minus the idle with '\\n' to /dev/null: the write system "
             "call"),
       M("host_element_us",
-        std::max(0.0, AfterLoop.Median - AfterWait.Median) / HostElems,
+        std::max(0.0, AfterLoop.Median - AfterCopy.Median) / HostElems,
         AfterLoop,
-        "median device idle after item() when the host then sums 16K host "
-        "floats before an eager op (" +
-            us(AfterLoop.Median) +
-            "), minus the idle without the loop, per element"),
+        "median device idle after cpu() of 16K floats when the host then "
+        "sums the copy before an eager op (" +
+            us(AfterLoop.Median) + "), minus the idle without the loop (" +
+            us(AfterCopy.Median) + "), per element"),
       M("host_select_us_per_mib",
         std::max(0.0, Select.Median - AfterWait.Median) / SelectMiB, Select,
         "median device idle after nonzero() of 1M bools, minus the idle "
