@@ -209,9 +209,17 @@ void DeviceStream::enqueue(std::string Name, bool IsKernel, int NumOps,
   reclaim();
 }
 
+namespace {
+/// Set while this thread destroys retired tasks: a destructor that
+/// enqueued would otherwise come back into reclaim().
+thread_local bool Reclaiming = false;
+} // namespace
+
 void DeviceStream::reclaim() {
   // One host thread at a time; Dead's storage and Retired's go back and
   // forth, so that neither side allocates once both have grown.
+  if (Reclaiming)
+    return;
   std::unique_lock<std::mutex> Own(ReclaimM, std::try_to_lock);
   if (!Own)
     return;
@@ -221,7 +229,9 @@ void DeviceStream::reclaim() {
       return;
     std::swap(Dead, Retired);
   }
+  Reclaiming = true;
   Dead.clear();
+  Reclaiming = false;
 }
 
 void DeviceStream::runTask(Task &T) {
