@@ -274,28 +274,39 @@ TEST(Validate, MedianAndSpreadOfRuns) {
 }
 
 TEST(Validate, IdleJudgedByMediansUnlessRunsSpreadWiderThanTolerance) {
-  const double Tol = 0.25;
-  // One run: no spread known, the values decide.
-  EXPECT_EQ(judgeIdle(10, 10, 0, 1, Tol), IdleVerdict::Match);
-  EXPECT_EQ(judgeIdle(12.4, 10, 0, 1, Tol), IdleVerdict::Match);
-  EXPECT_EQ(judgeIdle(12.6, 10, 0, 1, Tol), IdleVerdict::Outside);
-  EXPECT_EQ(judgeIdle(7.4, 10, 0, 1, Tol), IdleVerdict::Outside);
-  // Quiet runs near the edge (a 10% measured spread over five runs: about
-  // +-8% of uncertainty): judged by the medians on either side of it,
-  // never noisy.
-  EXPECT_EQ(judgeIdle(12.3, 10, 0.10, 5, Tol), IdleVerdict::Match);
-  EXPECT_EQ(judgeIdle(12.7, 10, 0.10, 5, Tol), IdleVerdict::Outside);
-  EXPECT_EQ(judgeIdle(7.6, 10, 0.10, 5, Tol), IdleVerdict::Match);
-  // Far off the edge, even wide runs judge it.
-  EXPECT_EQ(judgeIdle(50, 10, 0.5, 5, Tol), IdleVerdict::Outside);
-  // Runs that disagree by more than the tolerance (the measured medians
-  // of test/runtime/validate/noisy.cpp spread 3.75) and could put it on
-  // either side: noisy, whichever side the medians are on.
-  EXPECT_EQ(judgeIdle(16000, 16000, 3.75, 5, Tol), IdleVerdict::Noisy);
-  EXPECT_EQ(judgeIdle(5, 16000, 3.75, 5, Tol), IdleVerdict::Noisy);
-  EXPECT_EQ(judgeIdle(11, 10, 0.6, 5, Tol), IdleVerdict::Noisy);
-  // More runs narrow the uncertainty: the same spread is judged.
-  EXPECT_EQ(judgeIdle(11, 10, 0.3, 100, Tol), IdleVerdict::Match);
+  struct Case {
+    double Predicted, Measured, Spread;
+    unsigned Runs;
+    IdleVerdict Expected;
+  };
+  const Case Cases[] = {
+      // One run: no spread known, the values decide.
+      {10, 10, 0, 1, IdleVerdict::Match},
+      {12.4, 10, 0, 1, IdleVerdict::Match},
+      {12.6, 10, 0, 1, IdleVerdict::Outside},
+      {7.4, 10, 0, 1, IdleVerdict::Outside},
+      // Quiet runs near the edge (a 10% measured spread over five runs:
+      // about +-8% of uncertainty): judged by the medians on either side
+      // of it, never noisy.
+      {12.3, 10, 0.10, 5, IdleVerdict::Match},
+      {12.7, 10, 0.10, 5, IdleVerdict::Outside},
+      {7.6, 10, 0.10, 5, IdleVerdict::Match},
+      // Far off the edge, even wide runs judge it.
+      {50, 10, 0.5, 5, IdleVerdict::Outside},
+      // Runs that disagree by more than the tolerance (the measured
+      // medians of test/runtime/validate/noisy.cpp spread 3.75) and could
+      // put it on either side: noisy, whichever side the medians are on.
+      {16000, 16000, 3.75, 5, IdleVerdict::Noisy},
+      {5, 16000, 3.75, 5, IdleVerdict::Noisy},
+      {11, 10, 0.6, 5, IdleVerdict::Noisy},
+      // More runs narrow the uncertainty: the same spread is judged.
+      {11, 10, 0.3, 100, IdleVerdict::Match},
+  };
+  for (const Case &C : Cases)
+    EXPECT_EQ(judgeIdle(C.Predicted, C.Measured, C.Spread, C.Runs, 0.25),
+              C.Expected)
+        << C.Predicted << " against " << C.Measured << ", spread " << C.Spread
+        << " over " << C.Runs << " runs";
 }
 
 TEST(Validate, MergeRunsTakesMediansAndMarksCountsThatVary) {
