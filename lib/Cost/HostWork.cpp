@@ -308,10 +308,12 @@ private:
     // after the sync, `save(y.detach())` after the launch that ends the
     // span.
     bool Here = !TopLevel || inSpan(CE->getEndLoc());
-    if (Here && flushesAtOnce(CE, FD))
-      Work.Flushes += TopLevel ? Mult * weightOf(CE) : Mult;
-    if (Here && isPrintFunction(FD)) {
-      Work.Prints += TopLevel ? Mult * weightOf(CE) : Mult;
+    bool Prints = Here && isPrintFunction(FD);
+    bool Flushes = Here && flushesAtOnce(CE, FD);
+    if (Prints || Flushes) {
+      double W = TopLevel ? Mult * weightOf(CE) : Mult;
+      Work.Prints += Prints ? W : 0;
+      Work.Flushes += Flushes ? W : 0;
     } else if (Here && FD && !Api.isLibraryDecl(FD) &&
                !Api.isTensorType(CE->getType()) && !Api.isCompileFunction(FD)) {
       const FunctionDecl *Def = nullptr;
