@@ -228,6 +228,39 @@ TEST(CompileTest, DataDependentOps) {
   EXPECT_FLOAT_EQ(Sel.item<float>(), 10.0f);
 }
 
+// The selections write every element without a branch (Ops.cpp): check
+// them against plain loops at the edges (none selected, all selected, the
+// last element alone) and on random masks, for float, long and bool inputs
+// and for nonzero of a 0-dim and a 3-D tensor.
+TEST(CompileTest, SelectionsMatchPlainLoops) {
+  for (double Threshold : {1e9, -1e9, 0.0, 1.5}) {
+    Tensor X = randn({3, 5, 7}, kAccel, 11);
+    Tensor Mask = X > Threshold;
+    std::vector<double> XV = values(X), MV = values(Mask);
+    std::vector<double> Picked, Where;
+    for (size_t E = 0; E < XV.size(); ++E)
+      if (MV[E] != 0) {
+        Picked.push_back(XV[E]);
+        Where.insert(Where.end(),
+                     {double(E / 35), double(E / 7 % 5), double(E % 7)});
+      }
+    EXPECT_EQ(values(masked_select(X, Mask)), Picked) << Threshold;
+    Tensor NZ = nonzero(Mask);
+    EXPECT_EQ(NZ.sizes(), (Shape{int64_t(Picked.size()), 3})) << Threshold;
+    EXPECT_EQ(values(NZ), Where) << Threshold;
+    EXPECT_EQ(values(nonzero(where(Mask, X, 0.0))), Where) << Threshold;
+  }
+  Tensor Last = from_vector({0, 0, 0, 4}, {4}, kAccel);
+  EXPECT_EQ(values(masked_select(Last, Last > 0.0)), std::vector<double>{4});
+  EXPECT_EQ(values(nonzero(Last)), std::vector<double>{3});
+  Tensor Idx = arange(6, kAccel);
+  EXPECT_EQ(values(masked_select(Idx, Idx > 3.0)), (std::vector<double>{4, 5}));
+  EXPECT_EQ(values(masked_select(Idx > 1.0, Idx < 4.0)),
+            (std::vector<double>{0, 0, 1, 1}));
+  EXPECT_EQ(nonzero(full({}, 2.0, kAccel)).sizes(), (Shape{1, 0}));
+  EXPECT_EQ(nonzero(zeros({}, kAccel)).sizes(), (Shape{0, 0}));
+}
+
 TEST(CompileTest, Printing) {
   std::ostringstream OS;
   OS << from_vector({1, 2.5, -3, 4}, {2, 2}, kAccel);
