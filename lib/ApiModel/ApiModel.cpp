@@ -49,6 +49,13 @@ const Expr *stripValue(const Expr *E, bool Copies) {
     if (const auto *C = dyn_cast<CXXConstructExpr>(E);
         Copies && C && C->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(C))
       E = C->getArg(0);
+    // std::move(x) and std::forward<T>(x) are x.
+    if (const auto *Call = dyn_cast<CallExpr>(E);
+        Copies && Call && Call->getNumArgs() == 1)
+      if (const FunctionDecl *FD = Call->getDirectCallee();
+          FD && FD->isInStdNamespace() && FD->getIdentifier() &&
+          (FD->getName() == "move" || FD->getName() == "forward"))
+        E = Call->getArg(0);
     if (E == Prev)
       break;
   }

@@ -201,7 +201,8 @@ std::string qualifiedName(const clang::NamedDecl *D);
 
 /// \p E without what does not change its value: parentheses, implicit and
 /// functional/static casts, temporaries, cleanups, default arguments, and
-/// (with \p Copies) copy and move constructions.
+/// (with \p Copies) copy and move constructions and std::move and
+/// std::forward.
 const clang::Expr *stripValue(const clang::Expr *E, bool Copies = false);
 
 } // namespace seam

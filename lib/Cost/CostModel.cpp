@@ -64,7 +64,10 @@ public:
              [this](const FunctionDecl *Root) -> const RegionShape & {
                return regionOf(Root);
              }),
-        Host(Ctx, Api, Regions, &Opts.Trips), Tag("(profile " + P.Name + ")") {}
+        Host(Ctx, Api, Regions, &Opts.Trips), Tag("(profile " + P.Name + ")") {
+    Ops.setArgumentsOf(
+        [this](const ParmVarDecl *P) { return Runs.argumentsFor(P); });
+  }
 
   void estimate(SiteFinding &SF);
   void rows(std::vector<SummaryRow> &Rows);
@@ -81,7 +84,7 @@ private:
   /// Returns whether the line repeats (runs many times per program run).
   bool estimateSync(SiteFinding &SF, CostEstimate &E);
   void addHostWork(SiteFinding &SF, SyncResume &Resume);
-  std::optional<double> selectedBytes(const SiteFinding &SF);
+  std::optional<double> selectedElements(const SiteFinding &SF);
   SummaryRow &regionRow(const SiteContext &C);
   void addToLoopRow(const SiteFinding &SF, const CostEstimate &E);
 
@@ -189,7 +192,7 @@ void TUCosts::estimateBreak(const SiteFinding &SF, CostEstimate &E) {
 
 /// The input of a data-dependent selection, in bytes, when its size is
 /// known.
-std::optional<double> TUCosts::selectedBytes(const SiteFinding &SF) {
+std::optional<double> TUCosts::selectedElements(const SiteFinding &SF) {
   const auto *Call = dyn_cast<CallExpr>(SF.Site->Call);
   if (SF.F.Trigger != "dynamic-shape" || !Call)
     return std::nullopt;
@@ -198,7 +201,8 @@ std::optional<double> TUCosts::selectedBytes(const SiteFinding &SF) {
     In = MC->getImplicitObjectArgument();
   else if (Call->getNumArgs() > 0)
     In = Call->getArg(0);
-  return In ? Ops.bytesOf(In) : std::nullopt;
+  std::optional<TensorSize> S = In ? Ops.sizeOf(In) : std::nullopt;
+  return S ? std::optional<double>(S->Elements) : std::nullopt;
 }
 
 /// The host's own work between the sync and the next launch
@@ -253,8 +257,8 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   SyncResume Resume;
   Resume.InRegion = C.Region.has_value();
   Resume.NextOps = Next.opsAfter(*SF.Site, C);
-  if (P.HostSelectUsPerMiB.Value > 0)
-    Resume.SelectedBytes = selectedBytes(SF);
+  if (P.HostSelectUsPerElement.Value > 0)
+    Resume.SelectedElements = selectedElements(SF);
   addHostWork(SF, Resume);
   E.IdleMicrosPerExecution = syncIdleMicros(P, Resume);
   std::vector<LoopVisit> Loops = C.LocalLoops;

@@ -26,8 +26,8 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
                                (double(*R.NextOps) - double(ResumeOps)));
   if (R.InRegion && !Break)
     Idle += P.RegionEntryUs.Value;
-  if (R.SelectedBytes && P.HostSelectUsPerMiB.Value > 0)
-    Idle += *R.SelectedBytes / (1 << 20) * P.HostSelectUsPerMiB.Value;
+  if (R.SelectedElements && P.HostSelectUsPerElement.Value > 0)
+    Idle += *R.SelectedElements * P.HostSelectUsPerElement.Value;
   return Idle + hostWorkMicros(P, R);
 }
 

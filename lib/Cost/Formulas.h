@@ -35,9 +35,10 @@ struct SyncResume {
   /// Ops the host records before the device gets work again (null:
   /// unknown, taken as ResumeOps).
   std::optional<unsigned> NextOps;
-  /// The input of a data-dependent selection (nonzero, masked_select), in
-  /// bytes, when known: the host then selects in proportion to it.
-  std::optional<double> SelectedBytes;
+  /// The elements of a data-dependent selection's input (nonzero,
+  /// masked_select), when known: the host then selects in proportion to
+  /// them, whatever their type.
+  std::optional<double> SelectedElements;
   /// The host's own work before the next launch, per execution of the
   /// sync (HostWork.h): print statements, tensors they format, iterations
   /// of host loops.
@@ -50,8 +51,8 @@ struct SyncResume {
 /// idle per execution, `sync_roundtrip + host_resume + host_op x (next_ops -
 /// 4) + launch_latency`, never below `sync_roundtrip + launch_latency`;
 /// in a region, the profile's break resume replaces host_resume when it has
-/// one, else region_entry is added; plus `host_select_us_per_mib x` the
-/// selected MiB; plus the host work, `host_print_us x prints +
+/// one, else region_entry is added; plus `host_select_us_per_element x` the
+/// selection input's elements; plus the host work, `host_print_us x prints +
 /// host_print_tensor_us x tensors printed + host_element_us x host loop
 /// iterations + host_flush_us x flushes`.
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);

@@ -34,7 +34,7 @@ parseShapeHint(llvm::StringRef Text, const ApiModel &Api, ShapeHints &Hints) {
       Dtype.empty() ? Api.dtypeBytes("default") : Api.dtypeBytes(Dtype);
   if (!Size)
     return "unknown dtype '" + Dtype.str() + "'";
-  Hints[Name.str()] = Elements * *Size;
+  Hints[Name.str()] = {Elements, *Size};
   return std::nullopt;
 }
 
@@ -224,7 +224,7 @@ std::optional<OpClass> OpModel::classify(const CallExpr *CE) const {
   return std::nullopt;
 }
 
-std::optional<double> OpModel::factoryBytes(const CallExpr *CE) {
+std::optional<TensorSize> OpModel::factorySize(const CallExpr *CE) {
   if (CE->getNumArgs() == 0)
     return std::nullopt;
   double Elements = 1;
@@ -271,10 +271,31 @@ std::optional<double> OpModel::factoryBytes(const CallExpr *CE) {
     };
     FindDtype(A);
   }
-  return Elements * Size;
+  return TensorSize{Elements, Size};
 }
 
-std::optional<double> OpModel::bytesOf(const Expr *E, unsigned Depth) {
+std::optional<TensorSize> OpModel::parameterSize(const ParmVarDecl *P,
+                                                 unsigned Depth) {
+  if (!ArgumentsOf)
+    return std::nullopt;
+  if (auto [It, New] = ParamSizes.try_emplace(P); !New)
+    return It->second;
+  std::optional<std::vector<const Expr *>> Args = ArgumentsOf(P);
+  if (!Args || Args->empty())
+    return std::nullopt;
+  std::optional<TensorSize> Size;
+  for (const Expr *A : *Args) {
+    std::optional<TensorSize> S = sizeOf(A, Depth + 1);
+    if (!S || (Size && (S->Elements != Size->Elements ||
+                        S->ElementBytes != Size->ElementBytes)))
+      return std::nullopt;
+    Size = S;
+  }
+  ParamSizes[P] = Size;
+  return Size;
+}
+
+std::optional<TensorSize> OpModel::sizeOf(const Expr *E, unsigned Depth) {
   if (Depth > 16)
     return std::nullopt;
   E = strip(E);
@@ -285,9 +306,10 @@ std::optional<double> OpModel::bytesOf(const Expr *E, unsigned Depth) {
     if (D->getIdentifier())
       if (auto It = Hints.find(D->getName().str()); It != Hints.end())
         return It->second;
-    if (const auto *VD = dyn_cast<VarDecl>(D);
-        VD && VD->getInit() && !isa<ParmVarDecl>(VD))
-      return bytesOf(VD->getInit(), Depth + 1);
+    if (const auto *PV = dyn_cast<ParmVarDecl>(D))
+      return parameterSize(PV, Depth);
+    if (const auto *VD = dyn_cast<VarDecl>(D); VD && VD->getInit())
+      return sizeOf(VD->getInit(), Depth + 1);
     return std::nullopt;
   }
   const auto *CE = dyn_cast<CallExpr>(E);
@@ -295,21 +317,25 @@ std::optional<double> OpModel::bytesOf(const Expr *E, unsigned Depth) {
     return std::nullopt;
   const FunctionDecl *FD = CE->getDirectCallee();
   if (Api.isFactory(qualifiedName(FD)))
-    return factoryBytes(CE);
+    return factorySize(CE);
   std::optional<OpClass> Class = classify(CE);
   const Expr *Obj = nullptr;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     Obj = MC->getImplicitObjectArgument();
   if (Class == OpClass::View && Obj)
-    return bytesOf(Obj, Depth + 1);
+    return sizeOf(Obj, Depth + 1);
   if (Class == OpClass::Reduction && Obj && CE->getNumArgs() == 0)
-    return Api.dtypeBytes("default"); // a whole-tensor reduction: a scalar
+    if (std::optional<double> B = Api.dtypeBytes("default"))
+      return TensorSize{1, *B}; // a whole-tensor reduction: a scalar
+  if (Class == OpClass::Reduction)
+    return std::nullopt;
   if (Class == OpClass::Pointwise) {
-    std::optional<double> Best;
+    std::optional<TensorSize> Best;
     auto Consider = [&](const Expr *X) {
       if (X && Api.isTensorType(X->getType()))
-        if (auto B = bytesOf(X, Depth + 1))
-          Best = std::max(Best.value_or(0), *B);
+        if (auto S = sizeOf(X, Depth + 1);
+            S && (!Best || S->bytes() > Best->bytes()))
+          Best = S;
     };
     Consider(Obj);
     for (const Expr *A : CE->arguments())

@@ -17,6 +17,7 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -35,8 +36,15 @@ struct OpEvent {
   bool PerIteration = false;
 };
 
-/// --shape hints: variable name -> bytes.
-using ShapeHints = std::map<std::string, double>;
+/// A tensor's size as far as the source shows it.
+struct TensorSize {
+  double Elements = 0;
+  double ElementBytes = 0;
+  double bytes() const { return Elements * ElementBytes; }
+};
+
+/// --shape hints: variable name -> its size.
+using ShapeHints = std::map<std::string, TensorSize>;
 
 /// Parses "name=4x1024[:f16]" into \p Hints; returns an error message.
 std::optional<std::string>
@@ -73,8 +81,24 @@ public:
   /// The ops and breaks of \p FD with its helpers inlined.
   const std::vector<OpEvent> &sequence(const clang::FunctionDecl *FD);
 
-  /// Size in bytes of the tensor \p E evaluates to, when known.
-  std::optional<double> bytesOf(const clang::Expr *E, unsigned Depth = 0);
+  /// Size of the tensor \p E evaluates to, when known. A pointwise op has
+  /// the size of its largest input (a comparison's bool result counts its
+  /// input's element size).
+  std::optional<TensorSize> sizeOf(const clang::Expr *E, unsigned Depth = 0);
+  /// The arguments each call of a parameter's function passes for it
+  /// (nullopt when some call cannot be read): a parameter then has their
+  /// size when they all agree.
+  using ArgumentsFn =
+      std::function<std::optional<std::vector<const clang::Expr *>>(
+          const clang::ParmVarDecl *)>;
+  void setArgumentsOf(ArgumentsFn F) { ArgumentsOf = std::move(F); }
+
+  /// sizeOf's bytes.
+  std::optional<double> bytesOf(const clang::Expr *E) {
+    if (std::optional<TensorSize> S = sizeOf(E))
+      return S->bytes();
+    return std::nullopt;
+  }
 
 private:
   void collect(const clang::Stmt *S, double Mult, bool PerIter,
@@ -84,13 +108,20 @@ private:
   void inlineCallee(const clang::FunctionDecl *Callee, double Mult,
                     bool PerIter, std::vector<OpEvent> &Out);
   std::optional<OpClass> classify(const clang::CallExpr *CE) const;
-  std::optional<double> factoryBytes(const clang::CallExpr *CE);
+  std::optional<TensorSize> factorySize(const clang::CallExpr *CE);
+  std::optional<TensorSize> parameterSize(const clang::ParmVarDecl *P,
+                                          unsigned Depth);
 
   clang::ASTContext &Ctx;
   const ApiModel &Api;
   llvm::DenseSet<const clang::CallExpr *> Breaks;
   const ShapeHints &Hints;
   const TripHints *Trips;
+  ArgumentsFn ArgumentsOf;
+  /// Each parameter's size, once worked out (nullopt while it is: a
+  /// recursive call adds nothing).
+  llvm::DenseMap<const clang::ParmVarDecl *, std::optional<TensorSize>>
+      ParamSizes;
   std::map<const clang::FunctionDecl *, std::vector<OpEvent>> Cache;
   llvm::DenseSet<const clang::FunctionDecl *> InProgress;
 };

@@ -46,7 +46,7 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"launch_latency_us", &DeviceProfile::LaunchLatencyUs},
       {"region_entry_us", &DeviceProfile::RegionEntryUs},
       {"memory_bandwidth_gbps", &DeviceProfile::MemoryBandwidthGBps},
-      {"host_select_us_per_mib", &DeviceProfile::HostSelectUsPerMiB},
+      {"host_select_us_per_element", &DeviceProfile::HostSelectUsPerElement},
       {"host_op_us", &DeviceProfile::HostOpUs},
       {"break_resume_us", &DeviceProfile::BreakResumeUs},
       {"host_print_us", &DeviceProfile::HostPrintUs},
@@ -57,13 +57,17 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
     bool Known = false;
     for (const Field &F : Fields)
       Known |= It.key() == F.Key;
+    if (!Known && It.key() == "host_select_us_per_mib")
+      return fail(Path, "'parameters.host_select_us_per_mib': replaced by "
+                        "host_select_us_per_element (per element of input); "
+                        "run `seam calibrate` again");
     if (!Known)
       return fail(Path, "'parameters." + It.key() + "': unknown parameter");
   }
   for (const Field &F : Fields) {
     std::string Where = std::string("'parameters.") + F.Key + "'";
     auto It = Params.find(F.Key);
-    bool Optional = F.Member == &DeviceProfile::HostSelectUsPerMiB ||
+    bool Optional = F.Member == &DeviceProfile::HostSelectUsPerElement ||
                     F.Member == &DeviceProfile::HostOpUs ||
                     F.Member == &DeviceProfile::BreakResumeUs ||
                     F.Member == &DeviceProfile::HostPrintUs ||

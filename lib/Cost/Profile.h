@@ -30,7 +30,7 @@ struct DeviceProfile {
   /// Optional: host time, per MiB of input, that a data-dependent selection
   /// (nonzero, masked_select) spends on the host after its sync before the
   /// device gets more work; 0 when the profile does not give it.
-  ProfileParam HostSelectUsPerMiB;
+  ProfileParam HostSelectUsPerElement;
   /// Optional: host time per op recorded and launched, beyond the four ops
   /// host_resume_us covers (negative below four); 0 when not given.
   ProfileParam HostOpUs;

@@ -167,6 +167,32 @@ std::optional<RunCount> ProgramRuns::of(unsigned Node, bool InRegion) {
   return Total;
 }
 
+std::optional<std::vector<const Expr *>>
+ProgramRuns::argumentsFor(const ParmVarDecl *P) const {
+  const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
+  std::optional<unsigned> Fn = Regions.nodeFor(FD);
+  if (!Fn || FD->isMain())
+    return std::nullopt;
+  unsigned Index = P->getFunctionScopeIndex();
+  std::vector<const Expr *> Args;
+  for (const FunctionNode &Caller : Nodes)
+    for (const CallSite &CS : Caller.Calls) {
+      if (CS.Callee != *Fn || CS.IsLambdaDefinition)
+        continue;
+      const auto *CE = dyn_cast_or_null<CallExpr>(CS.Site);
+      if (!CE || !CS.IteratedBy.empty())
+        return std::nullopt;
+      // A member operator call passes the object first.
+      unsigned Shift =
+          isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+      if (CE->getNumArgs() != FD->getNumParams() + Shift ||
+          isa<CXXDefaultArgExpr>(CE->getArg(Index + Shift)))
+        return std::nullopt;
+      Args.push_back(CE->getArg(Index + Shift));
+    }
+  return Args;
+}
+
 /// Runs of the call \p CS in \p Fn, summed over the calls of \p Fn, each
 /// with its constant arguments bound to \p Fn's parameters.
 std::optional<RunCount>

@@ -63,6 +63,14 @@ public:
   /// region and from plain code breaks only in the first).
   std::optional<RunCount> of(unsigned Node, bool InRegion = false);
 
+  /// The argument each call of \p P's function passes for it: at calls the
+  /// TU reads (a direct call, or `f(x)` through the holder of a compiled
+  /// function), nullopt when one is made where the arguments are not in
+  /// the source (a loop function, a call through a pointer it cannot
+  /// follow, a default argument).
+  std::optional<std::vector<const clang::Expr *>>
+  argumentsFor(const clang::ParmVarDecl *P) const;
+
 private:
   /// Runs of the call \p CS in \p Fn, summed over the calls of \p Fn, each
   /// with its constant arguments bound to \p Fn's parameters.

@@ -6,6 +6,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
@@ -46,6 +47,16 @@ static nlohmann::json hostDescription(std::vector<std::string> &Warnings) {
   return H;
 }
 
+/// Three decimals, or four significant digits for a value below 1 (the
+/// per-element costs are around 0.001 us).
+static double roundForProfile(double V) {
+  int Decimals = 3;
+  if (V != 0 && std::fabs(V) < 1)
+    Decimals = std::max(3, 3 - int(std::floor(std::log10(std::fabs(V)))));
+  double Scale = std::pow(10.0, Decimals);
+  return std::round(V * Scale) / Scale;
+}
+
 nlohmann::json profileFrom(const std::vector<seam::rt::Measurement> &Ms,
                            const std::string &Command,
                            std::vector<std::string> &Warnings) {
@@ -56,7 +67,7 @@ nlohmann::json profileFrom(const std::vector<seam::rt::Measurement> &Ms,
                     " (seam::rt virtual accelerator on this machine's CPU): ";
   nlohmann::json Params = nlohmann::json::object();
   for (const seam::rt::Measurement &M : Ms) {
-    Params[M.name] = {{"value", std::round(M.value * 1000) / 1000},
+    Params[M.name] = {{"value", roundForProfile(M.value)},
                       {"source", How + M.how},
                       {"command", Command},
                       {"runs", M.runs},

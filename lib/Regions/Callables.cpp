@@ -28,7 +28,7 @@ const Expr *peelCallable(const Expr *E) {
     const Expr *N = stripValue(E, /*Copies=*/true);
     if (const auto *Call = dyn_cast_or_null<CallExpr>(N);
         Call && Call->getNumArgs() == 1 &&
-        isStdCall(Call, {"move", "forward", "ref", "cref"}))
+        isStdCall(Call, {"ref", "cref"})) // stripValue takes move, forward
       N = Call->getArg(0);
     if (N == E)
       return E;

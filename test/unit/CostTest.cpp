@@ -108,7 +108,7 @@ DeviceProfile roundProfile() {
   P.RegionEntryUs.Value = 3;
   P.HostOpUs.Value = 0.5;
   P.MemoryBandwidthGBps.Value = 1; // 1000 bytes per microsecond
-  P.HostSelectUsPerMiB.Value = 8;
+  P.HostSelectUsPerElement.Value = 0.002;
   return P;
 }
 
@@ -124,7 +124,7 @@ TEST(CostFormula, GraphBreakIdle) {
 
 // seam-host-sync idleMicrosPerExecution: sync_roundtrip + host_resume +
 // host_op x (next_ops - 4) + launch_latency, never below sync_roundtrip +
-// launch_latency; + region_entry in a region; + the selection's MiB.
+// launch_latency; + region_entry in a region; + the selection's elements.
 TEST(CostFormula, HostSyncIdle) {
   DeviceProfile P = roundProfile();
   SyncResume R;
@@ -141,13 +141,13 @@ TEST(CostFormula, HostSyncIdle) {
   R.NextOps.reset();
   R.InRegion = true;
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 3);
-  R.SelectedBytes = 2.0 * (1 << 20);
-  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 3 + 2 * 8);
+  R.SelectedElements = 4000;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 3 + 4000 * 0.002);
   // A profile that measured the resume after a break uses it in a region,
   // instead of host_resume + region_entry.
   P.HasBreakResume = true;
   P.BreakResumeUs.Value = 30;
-  R.SelectedBytes.reset();
+  R.SelectedElements.reset();
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 10 + 30 + 2);
 }
 
