@@ -508,46 +508,55 @@ Tensor Tensor::reshape(const Shape &NewShape) const {
 Tensor Tensor::view(const Shape &NewShape) const { return reshape(NewShape); }
 
 namespace {
-/// Which elements of a host buffer are nonzero, one byte each: a pass the
-/// compiler vectorises.
-std::vector<uint8_t> nonzeroMask(const Buffer &H, DType Ty, int64_t N) {
-  std::vector<uint8_t> NZ(static_cast<size_t>(N));
-  auto Fill = [&](const auto *P) {
-    for (int64_t E = 0; E < N; ++E)
-      NZ[E] = P[E] != 0;
-  };
-  if (Ty == kFloat)
-    Fill(H.as<float>());
-  else if (Ty == kLong)
-    Fill(H.as<int64_t>());
-  else
-    Fill(H.as<uint8_t>());
-  return NZ;
-}
-
-/// Writes ValueAt(E) for each element E whose \p Mask byte is set to \p Dst,
-/// which holds exactly \p Count of them. Every element is written, to the next
-/// free slot or to a scratch slot once all are placed: no branch per
-/// element, which on a random mask would mispredict on about every other
-/// one. Selection then costs the same per element whatever fraction is
+/// Writes ValueAt(E) for each element E with Set(E) to \p Dst, which holds
+/// exactly \p Count of them. Every element is written, to the next free
+/// slot or to a scratch slot once all are placed: no branch per element,
+/// which on a random mask would mispredict on about every other one.
+/// Selection then costs the same per element whatever fraction is
 /// selected, as the cost model's host_select parameter assumes.
-template <typename T, typename ValueFn>
-void compact(ValueFn ValueAt, const uint8_t *Mask, int64_t N, T *Dst,
-             int64_t Count) {
+template <typename T, typename ValueFn, typename SetFn>
+void compact(ValueFn ValueAt, SetFn Set, int64_t N, T *Dst, int64_t Count) {
   T Scratch{};
   int64_t K = 0;
   for (int64_t E = 0; E < N; ++E) {
     T *Slot = K < Count ? Dst + K : &Scratch;
     *Slot = ValueAt(E);
-    K += Mask[E] != 0;
+    K += Set(E);
   }
 }
 
-int64_t countSet(const uint8_t *Mask, int64_t N) {
+template <typename SetFn> int64_t countSet(SetFn Set, int64_t N) {
   int64_t Count = 0;
   for (int64_t E = 0; E < N; ++E)
-    Count += Mask[E] != 0;
+    Count += Set(E);
   return Count;
+}
+
+/// nonzero's output on the host: the positions of \p P's nonzero elements,
+/// read in place (no temporary the size of the input).
+template <typename T> Tensor nonzeroOnHost(const T *P, const Shape &Sizes) {
+  int64_t N = numelOf(Sizes);
+  int64_t Rank = static_cast<int64_t>(Sizes.size());
+  auto Set = [P](int64_t E) { return int64_t(P[E] != 0); };
+  int64_t Count = countSet(Set, N);
+  // A nonzero 0-dim tensor gives one row of no columns, as in LibTorch.
+  Tensor Host = zeros({Count, Rank}, kCPU, kLong);
+  int64_t *Idx = Host.data_ptr<int64_t>();
+  auto Position = [](int64_t E) { return E; };
+  if (Rank == 1) {
+    compact(Position, Set, N, Idx, Count);
+    return Host;
+  }
+  std::vector<int64_t> Flat(static_cast<size_t>(Count));
+  compact(Position, Set, N, Flat.data(), Count);
+  for (int64_t R = 0; R < Count; ++R) {
+    int64_t Rem = Flat[R];
+    for (int64_t D = Rank - 1; D >= 0; --D) {
+      Idx[R * Rank + D] = Rem % Sizes[D];
+      Rem /= Sizes[D];
+    }
+  }
+  return Host;
 }
 } // namespace
 
@@ -557,27 +566,9 @@ Tensor nonzero(const Tensor &X, SourceSite At) {
   SiteScope Site(At, "nonzero");
   const TensorImpl &I = *implsOf({&X}).front();
   BufferPtr H = readToHost(I);
-  int64_t N = numelOf(I.Sizes);
-  int64_t Rank = static_cast<int64_t>(I.Sizes.size());
-  std::vector<uint8_t> NZ = nonzeroMask(*H, I.Ty, N);
-  int64_t Count = countSet(NZ.data(), N);
-  // A nonzero 0-dim tensor gives one row of no columns, as in LibTorch.
-  Tensor Host = zeros({Count, Rank}, kCPU, kLong);
-  int64_t *Idx = Host.data_ptr<int64_t>();
-  auto Position = [](int64_t E) { return E; };
-  if (Rank == 1) {
-    compact(Position, NZ.data(), N, Idx, Count);
-    return Host.to(I.Dev);
-  }
-  std::vector<int64_t> Flat(static_cast<size_t>(Count));
-  compact(Position, NZ.data(), N, Flat.data(), Count);
-  for (int64_t R = 0; R < Count; ++R) {
-    int64_t Rem = Flat[R];
-    for (int64_t D = Rank - 1; D >= 0; --D) {
-      Idx[R * Rank + D] = Rem % I.Sizes[D];
-      Rem /= I.Sizes[D];
-    }
-  }
+  Tensor Host = I.Ty == kFloat  ? nonzeroOnHost(H->as<float>(), I.Sizes)
+                : I.Ty == kLong ? nonzeroOnHost(H->as<int64_t>(), I.Sizes)
+                                : nonzeroOnHost(H->as<uint8_t>(), I.Sizes);
   return Host.to(I.Dev);
 }
 
@@ -598,13 +589,14 @@ Tensor masked_select(const Tensor &X, const Tensor &Mask, SourceSite At) {
   std::vector<BufferPtr> H = readToHost({&I, &M});
   const uint8_t *HM = H[1]->as<uint8_t>();
   int64_t N = numelOf(I.Sizes);
-  int64_t Count = countSet(HM, N);
+  auto Set = [HM](int64_t E) { return int64_t(HM[E] != 0); };
+  int64_t Count = countSet(Set, N);
   Tensor Host = zeros({Count}, kCPU, I.Ty);
   void *Out = Host.impl()->Buf->Data;
   auto Select = [&](auto *Dst) {
     using T = std::remove_pointer_t<decltype(Dst)>;
     const T *Src = H[0]->as<T>();
-    compact([Src](int64_t E) { return Src[E]; }, HM, N, Dst, Count);
+    compact([Src](int64_t E) { return Src[E]; }, Set, N, Dst, Count);
   };
   if (dtypeSize(I.Ty) == 8)
     Select(static_cast<int64_t *>(Out));
