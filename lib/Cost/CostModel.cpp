@@ -257,6 +257,7 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   SyncResume Resume;
   Resume.InRegion = C.Region.has_value();
   Resume.NextOps = Next.opsAfter(*SF.Site, C);
+  Resume.NextEager = Next.eagerAfter(*SF.Site, C);
   if (P.HostSelectUsPerElement.Value > 0)
     Resume.SelectedElements = selectedElements(SF);
   addHostWork(SF, Resume);

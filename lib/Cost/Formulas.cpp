@@ -20,7 +20,10 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
   double Idle = P.SyncRoundtripUs.Value +
                 (Break ? P.BreakResumeUs.Value : P.HostResumeUs.Value) +
                 P.LaunchLatencyUs.Value;
-  if (R.NextOps)
+  if (R.NextEager && P.HasHostEager)
+    Idle =
+        P.SyncRoundtripUs.Value + P.HostEagerUs.Value + P.LaunchLatencyUs.Value;
+  else if (R.NextOps)
     Idle = std::max(P.SyncRoundtripUs.Value + P.LaunchLatencyUs.Value,
                     Idle + P.HostOpUs.Value *
                                (double(*R.NextOps) - double(ResumeOps)));

@@ -35,6 +35,9 @@ struct SyncResume {
   /// Ops the host records before the device gets work again (null:
   /// unknown, taken as ResumeOps).
   std::optional<unsigned> NextOps;
+  /// The next launch is an eager op (outside a region): the profile's
+  /// host_eager_us, when it has one, is the host's whole resume.
+  bool NextEager = false;
   /// The elements of a data-dependent selection's input (nonzero,
   /// masked_select), when known: the host then selects in proportion to
   /// them, whatever their type.
@@ -49,7 +52,9 @@ struct SyncResume {
 
 /// seam-host-sync and seam-capture-sync, `idleMicrosPerExecution`: device
 /// idle per execution, `sync_roundtrip + host_resume + host_op x (next_ops -
-/// 4) + launch_latency`, never below `sync_roundtrip + launch_latency`;
+/// 4) + launch_latency`, never below `sync_roundtrip + launch_latency`; when
+/// the next launch is an eager op and the profile has host_eager_us,
+/// `sync_roundtrip + host_eager + launch_latency`;
 /// in a region, the profile's break resume replaces host_resume when it has
 /// one, else region_entry is added; plus `host_select_us_per_element x` the
 /// selection input's elements; plus the host work, `host_print_us x prints +

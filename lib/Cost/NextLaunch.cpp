@@ -114,4 +114,11 @@ std::optional<unsigned> NextLaunch::opsAfter(const TriggerSite &S,
                                : std::optional<unsigned>(R.OpsPerPiece[0]);
 }
 
+bool NextLaunch::eagerAfter(const TriggerSite &S, const SiteContext &C) {
+  if (C.RegionRoot)
+    return false;
+  const Launch *L = nextLaunch(S).L;
+  return L && !L->Region;
+}
+
 } // namespace seam

@@ -34,6 +34,8 @@ public:
   /// its innermost loop (coming round to the loop's start) or its function.
   /// Unknown (nullopt) when there is none.
   std::optional<unsigned> opsAfter(const TriggerSite &S, const SiteContext &C);
+  /// The next launch after \p S, outside a region, is an eager op.
+  bool eagerAfter(const TriggerSite &S, const SiteContext &C);
   /// The code between the sync at \p S and the next launch in its
   /// function (Scope null when the function has no body here).
   AfterSpan spanAfter(const TriggerSite &S);

@@ -48,6 +48,7 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"memory_bandwidth_gbps", &DeviceProfile::MemoryBandwidthGBps},
       {"host_select_us_per_element", &DeviceProfile::HostSelectUsPerElement},
       {"host_op_us", &DeviceProfile::HostOpUs},
+      {"host_eager_us", &DeviceProfile::HostEagerUs},
       {"break_resume_us", &DeviceProfile::BreakResumeUs},
       {"host_print_us", &DeviceProfile::HostPrintUs},
       {"host_print_tensor_us", &DeviceProfile::HostPrintTensorUs},
@@ -69,6 +70,7 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
     auto It = Params.find(F.Key);
     bool Optional = F.Member == &DeviceProfile::HostSelectUsPerElement ||
                     F.Member == &DeviceProfile::HostOpUs ||
+                    F.Member == &DeviceProfile::HostEagerUs ||
                     F.Member == &DeviceProfile::BreakResumeUs ||
                     F.Member == &DeviceProfile::HostPrintUs ||
                     F.Member == &DeviceProfile::HostPrintTensorUs ||
@@ -97,6 +99,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
     P.*F.Member = {V, (*It)["source"].get<std::string>()};
     if (F.Member == &DeviceProfile::BreakResumeUs)
       P.HasBreakResume = true;
+    if (F.Member == &DeviceProfile::HostEagerUs)
+      P.HasHostEager = true;
     if (F.Member == &DeviceProfile::HostPrintUs ||
         F.Member == &DeviceProfile::HostPrintTensorUs ||
         F.Member == &DeviceProfile::HostElementUs ||

@@ -34,6 +34,11 @@ struct DeviceProfile {
   /// Optional: host time per op recorded and launched, beyond the four ops
   /// host_resume_us covers (negative below four); 0 when not given.
   ProfileParam HostOpUs;
+  /// Optional: host time from a sync's end to the enqueue of one eager op;
+  /// when given, it replaces host_resume_us (and host_op_us) for syncs whose
+  /// next launch is an eager op.
+  ProfileParam HostEagerUs;
+  bool HasHostEager = false;
   /// Optional: host time from a graph break's sync to the launch of the
   /// region's next (four-op) piece; when given, it replaces host_resume_us
   /// and region_entry_us for syncs inside a region.

@@ -280,6 +280,12 @@ std::vector<Measurement> calibrate(int Repetitions) {
             "), minus sync_roundtrip_us and launch_latency_us (the call's "
             "host time alone: " +
             us(Resume.Median) + ")"),
+      M("host_eager_us", std::max(0.0, AfterWait.Median - Wake - Launch),
+        AfterWait,
+        "median device idle after item() behind a running kernel when the "
+        "host's next work is one eager op (" +
+            us(AfterWait.Median) +
+            "), minus sync_roundtrip_us and launch_latency_us"),
       M("break_resume_us", std::max(0.0, AfterBreak.Median - Wake - Launch),
         AfterBreak,
         "median device idle after a graph break's item() until the region's "

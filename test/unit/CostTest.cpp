@@ -138,6 +138,19 @@ TEST(CostFormula, HostSyncIdle) {
   P.HostOpUs.Value = 100; // the floor
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 10 + 2);
   P = roundProfile();
+  // A profile that measured the resume before one eager op uses it when the
+  // next launch is one, instead of extrapolating a compiled call's per-op
+  // cost down to one op; the host's work after the sync still adds.
+  R.NextEager = true;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 - 0.5 * 3); // not in the profile
+  P.HasHostEager = true;
+  P.HostEagerUs.Value = 1.5;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 10 + 1.5 + 2);
+  R.SelectedElements = 4000;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 10 + 1.5 + 2 + 4000 * 0.002);
+  R.SelectedElements.reset();
+  R.NextEager = false;
+  P = roundProfile();
   R.NextOps.reset();
   R.InRegion = true;
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 3);
