@@ -1,11 +1,14 @@
 //===- rt_resume.cpp - How fast the host resumes the device after a sync -===//
 //
 // A benchmark, not a test: the device idle after a sync as it depends on
-// what came before it. Three tables, each a median over 30-200 rounds:
+// what came before it. Four tables, each a median over 21-200 rounds:
 //  1. the enqueue of one eager op after item() behind K iterations of four
 //     eager ops (16K floats): what a guarded print every Kth step costs;
 //  2. the idle after item() behind one compiled kernel of growing length;
-//  3. the idle after a sync when the host works D us before its next op.
+//  3. the idle after a sync when the host works D us before its next op;
+//  4. the idle after a sync that follows a region's first call (its
+//     compile), as a warm-up call and `synchronize()` do, against one
+//     that follows a cached call.
 // docs/runtime.md ("Who frees a task") and docs/cost-model.md ("What is
 // and is not modelled") quote it. Build with -DSEAM_BUILD_BENCH=ON; run
 // build/bin/seam_rt_resume_bench.
@@ -111,10 +114,50 @@ void afterHostWork() {
   }
 }
 
+void afterCompile() {
+  std::printf("4. device idle after item() (behind a ~30 us kernel) that "
+              "follows a region's\n   first call (compiled) or a cached "
+              "call\n   before   next work        idle (us)\n");
+  Tensor One = ones({1}, kAccel), Out;
+  Tensor Mid = randn({1 << 16}, kAccel, 3);
+  auto Long = compile([](Tensor X) { return relu(X * 1.5 + 0.25).sum(); });
+  auto Next = compile([](Tensor X) { return relu((X + 1.0) * 2.0 - 3.0); });
+  for (int I = 0; I < 100; ++I) {
+    Out = Next(One) + 1.0;
+    (void)Long(Mid).item<float>();
+  }
+  // A chain of K ops: each K is a region never compiled before.
+  auto Chain = [](int K) {
+    return compile([K](Tensor X) {
+      for (int I = 0; I < K; ++I)
+        X = X * 1.0001 + 0.5;
+      return X;
+    });
+  };
+  int K = 3;
+  for (bool Cold : {false, true})
+    for (bool NextRegion : {false, true}) {
+      const SourceSite At{"rt_resume.cpp/compile",
+                          unsigned(1 + 2 * Cold + NextRegion)};
+      for (int Round = 0; Round < 21; ++Round) {
+        if (Cold)
+          Out = Chain(K++)(One);
+        else
+          Out = Next(One);
+        (void)Long(Mid).item<float>(At);
+        Out = NextRegion ? Next(One) : One + 1.0;
+        synchronize();
+      }
+      std::printf("   %-8s %-16s %.2f\n", Cold ? "compile" : "cached",
+                  NextRegion ? "4-op region" : "eager op", siteIdle(At));
+    }
+}
+
 } // namespace
 
 int main() {
   afterQueue();
   afterKernel();
   afterHostWork();
+  afterCompile();
 }
