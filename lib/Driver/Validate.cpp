@@ -28,13 +28,18 @@ extern char **environ;
 namespace seam {
 namespace {
 
-/// A path as both sides can compare it: resolved when it exists.
-std::string canonical(const std::string &Path) {
+/// A path as both sides can compare it: resolved when it exists. A
+/// relative path that does not exist from here stays relative (dots
+/// removed) when \p KeepRelative: the runtime's __builtin_FILE() is
+/// relative to wherever the program was compiled, not to this directory,
+/// and sameFile() matches it by its trailing components.
+std::string canonical(const std::string &Path, bool KeepRelative = false) {
   llvm::SmallString<256> Out;
   if (!llvm::sys::fs::real_path(Path, Out))
     return std::string(Out);
   Out = Path;
-  llvm::sys::fs::make_absolute(Out);
+  if (!KeepRelative || llvm::sys::path::is_absolute(Out))
+    llvm::sys::fs::make_absolute(Out);
   llvm::sys::path::remove_dots(Out, /*remove_dot_dot=*/true);
   return std::string(Out);
 }
@@ -518,7 +523,7 @@ llvm::Expected<std::vector<Measured>> measurements(const nlohmann::json &J) {
   for (const nlohmann::json &S : J["sites"]) {
     std::string Api = S.value("api", "");
     bool Region = Api == "compile";
-    std::string File = canonical(S.value("file", ""));
+    std::string File = canonical(S.value("file", ""), /*KeepRelative=*/true);
     unsigned Line = S.value("line", 0u);
     Measured &M = ByLine[{File, Line, Region}];
     M.File = File;
