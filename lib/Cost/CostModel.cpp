@@ -209,7 +209,17 @@ std::optional<double> TUCosts::selectedElements(const SiteFinding &SF) {
 /// (HostWork.h), into the estimate, and a note saying what it is and what
 /// is left out.
 void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
-  HostWork W = Host.after(*SF.Site, Next.spanAfter(*SF.Site));
+  // The sync's own span, then its callers' after the call returns, when
+  // its function launches nothing more.
+  HostWork W;
+  for (const auto &[At, Span] : Next.spansAfter(*SF.Site)) {
+    HostWork Part = Host.after(At, Span);
+    W.Prints += Part.Prints;
+    W.TensorPrints += Part.TensorPrints;
+    W.LoopIterations += Part.LoopIterations;
+    W.Flushes += Part.Flushes;
+    W.Unknown.insert(W.Unknown.end(), Part.Unknown.begin(), Part.Unknown.end());
+  }
   Resume.Prints = W.Prints;
   Resume.TensorPrints = W.TensorPrints;
   Resume.LoopIterations = W.LoopIterations;

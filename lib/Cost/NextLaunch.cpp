@@ -6,6 +6,8 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 using namespace clang;
 
@@ -96,15 +98,64 @@ NextLaunch::Next NextLaunch::nextLaunch(const TriggerSite &S) {
   return Out;
 }
 
-AfterSpan NextLaunch::spanAfter(const TriggerSite &S) {
-  return nextLaunch(S).Span;
+std::optional<TriggerSite> NextLaunch::returnSite(const TriggerSite &S) const {
+  const auto &Fns = Regions.functions();
+  const FunctionNode &Fn = Fns[S.Node];
+  if (Fn.IsRegionRoot || Fn.RegionReach.Reached)
+    return std::nullopt;
+  std::optional<TriggerSite> Out;
+  for (unsigned N = 0; N < Fns.size(); ++N)
+    for (const CallSite &CS : Fns[N].Calls) {
+      if (CS.Callee != S.Node)
+        continue;
+      const auto *Call = dyn_cast_or_null<Expr>(CS.Site);
+      if (Out || !Call || CS.IsLambdaDefinition || !CS.Through.empty() ||
+          !CS.IteratedBy.empty() || N == S.Node)
+        return std::nullopt;
+      Out.emplace();
+      Out->Node = N;
+      Out->Call = Call;
+      Out->Match.Loc = CS.Loc;
+    }
+  return Out;
+}
+
+NextLaunch::Path NextLaunch::pathAfter(const TriggerSite &S) {
+  Path Out;
+  TriggerSite At = S;
+  llvm::SmallVector<unsigned, 4> Seen;
+  // A few calls up: helpers of helpers; a recursion stops at a function
+  // already on the path.
+  for (int Depth = 0; Depth < 4; ++Depth) {
+    Next N = nextLaunch(At);
+    Out.Spans.push_back({At, N.Span});
+    if (N.L) {
+      Out.L = N.L;
+      break;
+    }
+    const FunctionNode &Fn = Regions.functions()[At.Node];
+    // Not found in a loop that repeats the sync, or where there is no body.
+    if (!Fn.FD->hasBody() || N.Span.Scope != Fn.FD->getBody())
+      break;
+    Seen.push_back(At.Node);
+    std::optional<TriggerSite> Up = returnSite(At);
+    if (!Up || llvm::is_contained(Seen, Up->Node))
+      break;
+    At = std::move(*Up);
+  }
+  return Out;
+}
+
+std::vector<std::pair<TriggerSite, AfterSpan>>
+NextLaunch::spansAfter(const TriggerSite &S) {
+  return pathAfter(S).Spans;
 }
 
 std::optional<unsigned> NextLaunch::opsAfter(const TriggerSite &S,
                                              const SiteContext &C) {
   if (C.RegionRoot)
     return nextPieceOps(S, C);
-  const Launch *L = nextLaunch(S).L;
+  const Launch *L = pathAfter(S).L;
   if (!L)
     return std::nullopt;
   if (!L->Region)
@@ -117,7 +168,7 @@ std::optional<unsigned> NextLaunch::opsAfter(const TriggerSite &S,
 bool NextLaunch::eagerAfter(const TriggerSite &S, const SiteContext &C) {
   if (C.RegionRoot)
     return false;
-  const Launch *L = nextLaunch(S).L;
+  const Launch *L = pathAfter(S).L;
   return L && !L->Region;
 }
 

@@ -3,7 +3,9 @@
 // Internal to lib/Cost: `next_ops` of the host-sync formula
 // (docs/cost-model.md): for a sync in a region, the ops of the region's
 // next piece; outside a region, one for an eager op, or the first piece of
-// the compiled function called next.
+// the compiled function called next. When the sync's function launches
+// nothing after it, the search goes on after the function's one call site
+// in this TU (a helper ending in `.item()` that a loop calls).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SEAM_COST_NEXTLAUNCH_H
@@ -17,6 +19,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace seam {
 
@@ -36,9 +40,13 @@ public:
   std::optional<unsigned> opsAfter(const TriggerSite &S, const SiteContext &C);
   /// The next launch after \p S, outside a region, is an eager op.
   bool eagerAfter(const TriggerSite &S, const SiteContext &C);
-  /// The code between the sync at \p S and the next launch in its
-  /// function (Scope null when the function has no body here).
-  AfterSpan spanAfter(const TriggerSite &S);
+  /// The code between the sync at \p S and the next launch: the span in
+  /// its function (Scope null when the function has no body here), then,
+  /// when that function launches nothing after the sync, the span after
+  /// its call in its caller, and so on; each with the site it starts at
+  /// (the sync, then each call).
+  std::vector<std::pair<TriggerSite, AfterSpan>>
+  spansAfter(const TriggerSite &S);
 
 private:
   struct Launch {
@@ -51,6 +59,17 @@ private:
     const Launch *L = nullptr;
   };
   Next nextLaunch(const TriggerSite &S);
+  /// The path to the next launch after \p S: the spans (as spansAfter)
+  /// and the launch, null when none is found.
+  struct Path {
+    std::vector<std::pair<TriggerSite, AfterSpan>> Spans;
+    const Launch *L = nullptr;
+  };
+  Path pathAfter(const TriggerSite &S);
+  /// The call of \p S's function that the host returns to, as a site of
+  /// its caller: only when the TU calls the function from one place, by a
+  /// direct call (not through a holder, a loop function or compile()).
+  std::optional<TriggerSite> returnSite(const TriggerSite &S) const;
   std::optional<unsigned> nextPieceOps(const TriggerSite &S,
                                        const SiteContext &C);
   /// The launches of \p Scope in post-order, once per scope: every site of
