@@ -93,6 +93,28 @@ Sample idleMicros(int Reps, const SourceSite &At,
   return summarize(std::move(T));
 }
 
+/// The same as idleMicros for each of \p Bodies, run in turn: one sync of
+/// each per round, so each is measured after the others' work, as a
+/// program's syncs follow other work, not after a tight loop of itself
+/// (which keeps the host's path to the next launch hotter in its caches
+/// than a program does).
+std::vector<Sample> idleMicrosInTurn(
+    int Reps,
+    const std::vector<std::pair<SourceSite, std::function<void()>>> &Bodies) {
+  std::vector<std::vector<double>> T(Bodies.size());
+  for (int I = 0; I < Reps; ++I)
+    for (size_t B = 0; B < Bodies.size(); ++B) {
+      double Before = idleAt(Bodies[B].first);
+      Bodies[B].second();
+      synchronize();
+      T[B].push_back(idleAt(Bodies[B].first) - Before);
+    }
+  std::vector<Sample> Out;
+  for (std::vector<double> &V : T)
+    Out.push_back(summarize(std::move(V)));
+  return Out;
+}
+
 std::string us(double V) {
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "%.3f us", V);
@@ -155,16 +177,16 @@ std::vector<Measurement> calibrate(int Repetitions) {
   });
   const int LongReps = N;
   const SourceSite WakeSite = SourceSite::current();
-  Sample AfterWait = idleMicros(LongReps, WakeSite, [&] {
+  auto AfterWaitBody = [&] {
     (void)Long(Mid).item<float>(WakeSite);
     Op();
-  });
+  };
   const SourceSite CallSite = SourceSite::current();
-  Sample AfterCall = idleMicros(LongReps, CallSite, [&] {
+  auto AfterCallBody = [&] {
     (void)Long(Mid).item<float>(CallSite);
     Out = Next(One);
-  });
-  Sample AfterBreak = idleMicros(LongReps, BreakSite, [&] { Out = Brk(Mid); });
+  };
+  auto AfterBreakBody = [&] { Out = Brk(Mid); };
 
   // Host work after a data-dependent selection: the idle after nonzero()
   // of 64K bools, half of them set, minus the idle after a plain sync, per
@@ -188,11 +210,11 @@ std::vector<Measurement> calibrate(int Repetitions) {
   std::ofstream Sink("/dev/null");
   int Step = 0;
   const SourceSite PrintSite = SourceSite::current();
-  Sample AfterPrint = idleMicros(LongReps, PrintSite, [&] {
+  auto AfterPrintBody = [&] {
     float V = Long(Mid).item<float>(PrintSite);
     Sink << "step " << ++Step << " loss " << V << '\n';
     Op();
-  });
+  };
   // The same print ending in std::endl, to a file: the flush is a write
   // system call. The file is unlinked once open, so nothing is left.
   std::ofstream FlushSink;
@@ -209,17 +231,17 @@ std::vector<Measurement> calibrate(int Repetitions) {
   }
   std::ostream &FlushTo = FlushSink.is_open() ? FlushSink : Sink;
   const SourceSite FlushSite = SourceSite::current();
-  Sample AfterFlush = idleMicros(LongReps, FlushSite, [&] {
+  auto AfterFlushBody = [&] {
     float V = Long(Mid).item<float>(FlushSite);
     FlushTo << "step " << ++Step << " loss " << V << std::endl;
     Op();
-  });
+  };
   const SourceSite TensorSite = SourceSite::current();
-  Sample AfterTensor = idleMicros(LongReps, TensorSite, [&] {
+  auto AfterTensorBody = [&] {
     Sink << "step " << ++Step << " loss "
          << detail::Printed(Long(Mid), TensorSite) << '\n';
     Op();
-  });
+  };
   // The loop runs over data the device has just copied to the host, as a
   // program's loop over a `.cpu()` copy does: the copy was written on the
   // device's core, and the host reads it from there.
@@ -227,14 +249,14 @@ std::vector<Measurement> calibrate(int Repetitions) {
   Tensor Copied = randn({HostElems}, kAccel, 9);
   volatile double Kept = 0;
   const SourceSite CopySite = SourceSite::current();
-  Sample AfterCopy = idleMicros(LongReps, CopySite, [&] {
+  auto AfterCopyBody = [&] {
     (void)Long(Mid);
     Tensor H = Copied.cpu(CopySite);
     Kept = H.data_ptr<float>()[0];
     Op();
-  });
+  };
   const SourceSite LoopSite = SourceSite::current();
-  Sample AfterLoop = idleMicros(LongReps, LoopSite, [&] {
+  auto AfterLoopBody = [&] {
     (void)Long(Mid);
     Tensor H = Copied.cpu(LoopSite);
     const float *P = H.data_ptr<float>();
@@ -243,8 +265,21 @@ std::vector<Measurement> calibrate(int Repetitions) {
       Acc += P[I];
     Kept = Acc;
     Op();
-  });
+  };
   (void)Kept;
+  std::vector<Sample> InTurn =
+      idleMicrosInTurn(LongReps, {{WakeSite, AfterWaitBody},
+                                  {CallSite, AfterCallBody},
+                                  {BreakSite, AfterBreakBody},
+                                  {PrintSite, AfterPrintBody},
+                                  {FlushSite, AfterFlushBody},
+                                  {TensorSite, AfterTensorBody},
+                                  {CopySite, AfterCopyBody},
+                                  {LoopSite, AfterLoopBody}});
+  const Sample &AfterWait = InTurn[0], &AfterCall = InTurn[1],
+               &AfterBreak = InTurn[2], &AfterPrint = InTurn[3],
+               &AfterFlush = InTurn[4], &AfterTensor = InTurn[5],
+               &AfterCopy = InTurn[6], &AfterLoop = InTurn[7];
   double PrintUs = std::max(0.0, AfterPrint.Median - AfterWait.Median);
 
   // Bandwidth: one fused pass over 16M floats (read 64 MB, write 64 MB).
