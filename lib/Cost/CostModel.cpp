@@ -212,14 +212,8 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   // The sync's own span, then its callers' after the call returns, when
   // its function launches nothing more.
   HostWork W;
-  for (const auto &[At, Span] : Next.spansAfter(*SF.Site)) {
-    HostWork Part = Host.after(At, Span);
-    W.Prints += Part.Prints;
-    W.TensorPrints += Part.TensorPrints;
-    W.LoopIterations += Part.LoopIterations;
-    W.Flushes += Part.Flushes;
-    W.Unknown.insert(W.Unknown.end(), Part.Unknown.begin(), Part.Unknown.end());
-  }
+  for (const auto &[At, Span] : Next.spansAfter(*SF.Site))
+    W += Host.after(At, Span);
   Resume.Prints = W.Prints;
   Resume.TensorPrints = W.TensorPrints;
   Resume.LoopIterations = W.LoopIterations;

@@ -56,6 +56,16 @@ struct HostWork {
   /// line 42"): left out of the estimate and said.
   std::vector<std::string> Unknown;
 
+  /// Adds \p O's work (the caller's span after a helper's sync).
+  HostWork &operator+=(const HostWork &O) {
+    Prints += O.Prints;
+    TensorPrints += O.TensorPrints;
+    LoopIterations += O.LoopIterations;
+    Flushes += O.Flushes;
+    Unknown.insert(Unknown.end(), O.Unknown.begin(), O.Unknown.end());
+    return *this;
+  }
+
   bool empty() const {
     return Prints == 0 && TensorPrints == 0 && LoopIterations == 0 &&
            Flushes == 0 && Unknown.empty();

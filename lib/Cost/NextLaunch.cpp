@@ -98,20 +98,25 @@ NextLaunch::Next NextLaunch::nextLaunch(const TriggerSite &S) {
   return Out;
 }
 
-std::optional<TriggerSite> NextLaunch::returnSite(const TriggerSite &S) const {
+std::optional<TriggerSite> NextLaunch::returnSite(const TriggerSite &S) {
+  auto [Cached, New] = ReturnSites.try_emplace(S.Node);
+  if (!New)
+    return Cached->second;
+  std::optional<TriggerSite> &Out = Cached->second;
   const auto &Fns = Regions.functions();
   const FunctionNode &Fn = Fns[S.Node];
   if (Fn.IsRegionRoot || Fn.RegionReach.Reached)
-    return std::nullopt;
-  std::optional<TriggerSite> Out;
+    return Out;
   for (unsigned N = 0; N < Fns.size(); ++N)
     for (const CallSite &CS : Fns[N].Calls) {
       if (CS.Callee != S.Node)
         continue;
       const auto *Call = dyn_cast_or_null<Expr>(CS.Site);
       if (Out || !Call || CS.IsLambdaDefinition || !CS.Through.empty() ||
-          !CS.IteratedBy.empty() || N == S.Node)
-        return std::nullopt;
+          !CS.IteratedBy.empty() || N == S.Node) {
+        Out.reset();
+        return Out;
+      }
       Out.emplace();
       Out->Node = N;
       Out->Call = Call;

@@ -69,7 +69,7 @@ private:
   /// The call of \p S's function that the host returns to, as a site of
   /// its caller: only when the TU calls the function from one place, by a
   /// direct call (not through a holder, a loop function or compile()).
-  std::optional<TriggerSite> returnSite(const TriggerSite &S) const;
+  std::optional<TriggerSite> returnSite(const TriggerSite &S);
   std::optional<unsigned> nextPieceOps(const TriggerSite &S,
                                        const SiteContext &C);
   /// The launches of \p Scope in post-order, once per scope: every site of
@@ -83,6 +83,9 @@ private:
   const RegionModel &Regions;
   ShapeOf RegionOf;
   llvm::DenseMap<const clang::Stmt *, std::vector<Launch>> LaunchesIn;
+  /// returnSite() by function node: found once, not once per sync (each
+  /// sync asks for its next launch, its resume and its host work).
+  llvm::DenseMap<unsigned, std::optional<TriggerSite>> ReturnSites;
 };
 
 } // namespace seam
