@@ -77,24 +77,10 @@ double idleAt(const SourceSite &At) {
   return 0;
 }
 
-/// The device idle after each sync made at \p At by \p Body, as the
+/// The device idle after each sync made at each site by its body, as the
 /// runtime's site report measures it (from the device's last task before
-/// the sync to its next task).
-Sample idleMicros(int Reps, const SourceSite &At,
-                  const std::function<void()> &Body) {
-  std::vector<double> T;
-  T.reserve(Reps);
-  for (int I = 0; I < Reps; ++I) {
-    double Before = idleAt(At);
-    Body();
-    synchronize(); // ends the idle: Body enqueued the next task
-    T.push_back(idleAt(At) - Before);
-  }
-  return summarize(std::move(T));
-}
-
-/// The same as idleMicros for each of \p Bodies, run in turn: one sync of
-/// each per round, so each is measured after the others' work, as a
+/// the sync to its next task), the bodies run in turn: one sync of each
+/// per round, so each is measured after the others' work, as a
 /// program's syncs follow other work, not after a tight loop of itself
 /// (which keeps the host's path to the next launch hotter in its caches
 /// than a program does).
@@ -106,13 +92,19 @@ std::vector<Sample> idleMicrosInTurn(
     for (size_t B = 0; B < Bodies.size(); ++B) {
       double Before = idleAt(Bodies[B].first);
       Bodies[B].second();
-      synchronize();
+      synchronize(); // ends the idle: the body enqueued the next task
       T[B].push_back(idleAt(Bodies[B].first) - Before);
     }
   std::vector<Sample> Out;
   for (std::vector<double> &V : T)
     Out.push_back(summarize(std::move(V)));
   return Out;
+}
+
+/// The device idle after each sync made at \p At by \p Body, run alone.
+Sample idleMicros(int Reps, const SourceSite &At,
+                  const std::function<void()> &Body) {
+  return idleMicrosInTurn(Reps, {{At, Body}})[0];
 }
 
 std::string us(double V) {
