@@ -84,6 +84,7 @@ private:
   /// Returns whether the line repeats (runs many times per program run).
   bool estimateSync(SiteFinding &SF, CostEstimate &E);
   void addHostWork(SiteFinding &SF, SyncResume &Resume);
+  void addAfterCompile(SiteFinding &SF, SyncResume &Resume);
   std::optional<double> selectedElements(const SiteFinding &SF);
   SummaryRow &regionRow(const SiteContext &C);
   void addToLoopRow(const SiteFinding &SF, const CostEstimate &E);
@@ -256,6 +257,35 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   }
 }
 
+/// A sync that runs once after the call that compiled the work it waits
+/// for: the host resumes as the compiler left its caches and heap.
+void TUCosts::addAfterCompile(SiteFinding &SF, SyncResume &Resume) {
+  const CallExpr *Call = Next.compilingCallBefore(*SF.Site);
+  if (!Call)
+    return;
+  Resume.AfterCompile = true;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string What =
+      "the call at line " +
+      std::to_string(SM.getExpansionLineNumber(Call->getExprLoc()));
+  const Expr *Callee = isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()
+                           ? Call->getArg(0)
+                           : Call->getCallee();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee->IgnoreParenImpCasts()))
+    What = "'" + DRE->getNameInfo().getAsString() + "' at line " +
+           std::to_string(SM.getExpansionLineNumber(Call->getExprLoc()));
+  SF.F.Details.push_back(
+      P.HostAfterCompileUs.Value > 0
+          ? "includes ~" + formatMicros(P.HostAfterCompileUs.Value) +
+                " because the work it waits for is the first call of " + What +
+                ", which compiles it: the host resumes from the "
+                "compile " +
+                Tag
+          : "the work it waits for is the first call of " + What +
+                ", which compiles it; not costed: profile " + P.Name +
+                " has no host_after_compile_us");
+}
+
 bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   const SiteContext &C = *SF.Context;
   SyncResume Resume;
@@ -265,7 +295,6 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   if (P.HostSelectUsPerElement.Value > 0)
     Resume.SelectedElements = selectedElements(SF);
   addHostWork(SF, Resume);
-  E.IdleMicrosPerExecution = syncIdleMicros(P, Resume);
   std::vector<LoopVisit> Loops = C.LocalLoops;
   Loops.insert(Loops.end(), C.SeedLoops.begin(), C.SeedLoops.end());
   // Lambdas run by std::for_each and the like repeat without a loop of their
@@ -274,6 +303,9 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
                   C.HotPath.front().What == PathStep::Loop && Loops.empty();
   Executions X = executionsOf(Loops, C.PerCall, Ctx, &Opts.Trips);
   bool Repeats = X.Repeats || Iterated || !Loops.empty();
+  if (!Repeats && !C.Region)
+    addAfterCompile(SF, Resume);
+  E.IdleMicrosPerExecution = syncIdleMicros(P, Resume);
   E.ExecutionsPerIteration =
       X.Innermost.OncePerLoop ? 0 : X.Innermost.PerIteration;
   E.Frequency = X.Innermost.phrase(Repeats ? "iteration" : "call");

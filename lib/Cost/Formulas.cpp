@@ -31,6 +31,8 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
     Idle += P.RegionEntryUs.Value;
   if (R.SelectedElements && P.HostSelectUsPerElement.Value > 0)
     Idle += *R.SelectedElements * P.HostSelectUsPerElement.Value;
+  if (R.AfterCompile)
+    Idle += P.HostAfterCompileUs.Value;
   return Idle + hostWorkMicros(P, R);
 }
 

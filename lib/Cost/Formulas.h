@@ -48,6 +48,9 @@ struct SyncResume {
   double Prints = 0, TensorPrints = 0, LoopIterations = 0;
   /// Of those prints, the writes that flush a stream (a system call each).
   double Flushes = 0;
+  /// The work the sync waits for came from the call that compiled its
+  /// region (NextLaunch::compilingCallBefore), and the sync runs once.
+  bool AfterCompile = false;
 };
 
 /// seam-host-sync and seam-capture-sync, `idleMicrosPerExecution`: device
@@ -59,7 +62,8 @@ struct SyncResume {
 /// one, else region_entry is added; plus `host_select_us_per_element x` the
 /// selection input's elements; plus the host work, `host_print_us x prints +
 /// host_print_tensor_us x tensors printed + host_element_us x host loop
-/// iterations + host_flush_us x flushes`.
+/// iterations + host_flush_us x flushes`; plus host_after_compile_us when
+/// the work the sync waits for came from a compiling call.
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The host-work term of syncIdleMicros alone.

@@ -156,6 +156,35 @@ NextLaunch::spansAfter(const TriggerSite &S) {
   return pathAfter(S).Spans;
 }
 
+const CallExpr *NextLaunch::compilingCallBefore(const TriggerSite &S) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const FunctionNode &Fn = Regions.functions()[S.Node];
+  if (!Fn.FD->hasBody())
+    return nullptr;
+  const std::vector<Launch> &Launches = launchesIn(Fn.FD->getBody(), Fn);
+  SourceLocation SyncEnd =
+      SM.getExpansionLoc(S.Call ? S.Call->getEndLoc() : S.Match.Loc);
+  // In post-order, the last launch that ends before the sync does: an
+  // operand of the sync (`f(x).item()`) or a statement before it, not an
+  // expression the sync's value feeds (`x * y.item()`).
+  const Launch *Last = nullptr;
+  for (const Launch &L : Launches)
+    if (L.Call != S.Call &&
+        SM.isBeforeInTranslationUnit(SM.getExpansionLoc(L.Call->getEndLoc()),
+                                     SyncEnd))
+      Last = &L;
+  if (!Last || !Last->Region ||
+      Regions.inAnyLoop(S.Node, Last->Call, Last->Loc))
+    return nullptr;
+  for (const Launch &L : Launches) {
+    if (&L == Last)
+      return L.Call;
+    if (L.Region == Last->Region)
+      return nullptr; // an earlier call compiled it
+  }
+  return nullptr;
+}
+
 std::optional<unsigned> NextLaunch::opsAfter(const TriggerSite &S,
                                              const SiteContext &C) {
   if (C.RegionRoot)

@@ -47,6 +47,12 @@ public:
   /// (the sync, then each call).
   std::vector<std::pair<TriggerSite, AfterSpan>>
   spansAfter(const TriggerSite &S);
+  /// The call that launched the work the sync at \p S waits for, when it
+  /// is the first call in \p S's function of a compiled function, outside
+  /// any loop: the call that compiled it. Null when the last launch before
+  /// the sync is an eager op, a later call of a compiled function, or in a
+  /// loop.
+  const clang::CallExpr *compilingCallBefore(const TriggerSite &S);
 
 private:
   struct Launch {

@@ -53,7 +53,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"host_print_us", &DeviceProfile::HostPrintUs},
       {"host_print_tensor_us", &DeviceProfile::HostPrintTensorUs},
       {"host_element_us", &DeviceProfile::HostElementUs},
-      {"host_flush_us", &DeviceProfile::HostFlushUs}};
+      {"host_flush_us", &DeviceProfile::HostFlushUs},
+      {"host_after_compile_us", &DeviceProfile::HostAfterCompileUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -75,7 +76,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
                     F.Member == &DeviceProfile::HostPrintUs ||
                     F.Member == &DeviceProfile::HostPrintTensorUs ||
                     F.Member == &DeviceProfile::HostElementUs ||
-                    F.Member == &DeviceProfile::HostFlushUs;
+                    F.Member == &DeviceProfile::HostFlushUs ||
+                    F.Member == &DeviceProfile::HostAfterCompileUs;
     if (It == Params.end() && Optional) {
       P.*F.Member = {0, "not in this profile"};
       continue;

@@ -55,6 +55,11 @@ struct DeviceProfile {
   ProfileParam HostFlushUs;
   /// The profile gives at least one of the four.
   bool HasHostWork = false;
+  /// Optional (0 when not given): what a sync costs on top of its resume
+  /// when the device work it waits for came from a compiled function's
+  /// first, compiling call: the host's next work runs with its caches and
+  /// heap left as the compiler left them.
+  ProfileParam HostAfterCompileUs;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

@@ -14,6 +14,7 @@
 #include "Telemetry.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -274,6 +275,45 @@ std::vector<Measurement> calibrate(int Repetitions) {
                &AfterCopy = InTurn[6], &AfterLoop = InTurn[7];
   double PrintUs = std::max(0.0, AfterPrint.Median - AfterWait.Median);
 
+  // A sync after a compile: the work it waits for came from a compiled
+  // function's first call, which compiled it, and the host's next work is
+  // a cached compiled call (as AfterCallBody). Each sample compiles a
+  // region of its own: four ops chosen by the sample's number, one more
+  // per sixteen numbers, so no structure is in the region cache yet, even
+  // when a process calibrates again. The same function's second, cached
+  // call gives the idle without the compile.
+  static std::atomic<int> Fresh{0};
+  const int64_t CompileElems = 40961; // a size no other pattern here uses
+  Tensor Fed = randn({CompileElems}, kAccel, 11);
+  const SourceSite CompiledSite = SourceSite::current();
+  const SourceSite CachedSite = SourceSite::current();
+  std::vector<double> AfterCompileT, AfterCachedT;
+  auto IdleOf = [&](const SourceSite &At, const std::function<void()> &Body) {
+    double Before = idleAt(At);
+    Body();
+    synchronize();
+    return idleAt(At) - Before;
+  };
+  for (int I = 0; I < 9; ++I) {
+    int J = Fresh++;
+    auto Fn = compile([J](Tensor X) {
+      Tensor Y = X;
+      for (int B = 0; B < 4 + J / 16; ++B)
+        Y = (J >> (B % 4) & 1) ? relu(Y * 1.5) : sigmoid(Y - 0.5);
+      return Y.sum();
+    });
+    AfterCompileT.push_back(IdleOf(CompiledSite, [&] {
+      (void)Fn(Fed).item<float>(CompiledSite);
+      Out = Next(One);
+    }));
+    AfterCachedT.push_back(IdleOf(CachedSite, [&] {
+      (void)Fn(Fed).item<float>(CachedSite);
+      Out = Next(One);
+    }));
+  }
+  Sample AfterCompile = summarize(std::move(AfterCompileT));
+  Sample AfterCached = summarize(std::move(AfterCachedT));
+
   // Bandwidth: one fused pass over 16M floats (read 64 MB, write 64 MB).
   const int64_t Elems = int64_t(1) << 24;
   Tensor Big = randn({Elems}, kAccel, 7);
@@ -362,6 +402,14 @@ std::vector<Measurement> calibrate(int Repetitions) {
         "sums the copy before an eager op (" +
             us(AfterLoop.Median) + "), minus the idle without the loop (" +
             us(AfterCopy.Median) + "), per element"),
+      M("host_after_compile_us",
+        std::max(0.0, AfterCompile.Median - AfterCached.Median), AfterCompile,
+        "median device idle after item() when the work it waited for was a "
+        "compiled function's first call, which compiled it, and the host's "
+        "next work is a cached four-op compiled call (" +
+            us(AfterCompile.Median) +
+            "), minus the same after the function's second, cached call (" +
+            us(AfterCached.Median) + ")"),
       M("host_select_us_per_element",
         std::max(0.0, Select.Median - AfterWait.Median) / double(SelectElems),
         Select,

@@ -192,6 +192,24 @@ TEST(CostFormula, HostWorkAfterSync) {
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 1.4);
 }
 
+// A once-run sync behind a compiling call adds host_after_compile_us, on
+// top of the resume and the host work; a profile without it adds nothing.
+TEST(CostFormula, SyncAfterCompile) {
+  DeviceProfile P = roundProfile();
+  SyncResume R;
+  R.NextOps = 4;
+  R.AfterCompile = true;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16); // not in the profile
+  P.HostAfterCompileUs.Value = 17;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 17);
+  R.Prints = 1;
+  P.HostPrintUs.Value = 2;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 17 + 2);
+  EXPECT_DOUBLE_EQ(hostWorkMicros(P, R), 2); // not host work
+  R.AfterCompile = false;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 2);
+}
+
 TEST(CostFormula, RankBasis) {
   EXPECT_DOUBLE_EQ(rankBasisMicros(5000.0, 12, true, 1), 5000);
   EXPECT_DOUBLE_EQ(rankBasisMicros(std::nullopt, 12, false, 1), 12);
