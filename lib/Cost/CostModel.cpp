@@ -274,10 +274,14 @@ void TUCosts::addAfterCompile(SiteFinding &SF, SyncResume &Resume) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee->IgnoreParenImpCasts()))
     What = "'" + DRE->getNameInfo().getAsString() + "' at line " +
            std::to_string(SM.getExpansionLineNumber(Call->getExprLoc()));
+  const char *Param = Resume.NextEager && P.HasAfterCompileEager
+                          ? "host_after_compile_eager_us"
+                          : "host_after_compile_us";
   SF.F.Details.push_back(
-      P.HostAfterCompileUs.Value > 0
-          ? "includes ~" + formatMicros(P.HostAfterCompileUs.Value) +
-                " because the work it waits for is the first call of " + What +
+      P.HasAfterCompile || (Resume.NextEager && P.HasAfterCompileEager)
+          ? "includes ~" + formatMicros(afterCompileMicros(P, Resume)) + " (" +
+                Param +
+                ") because the work it waits for is the first call of " + What +
                 ", which compiles it: the host resumes from the "
                 "compile " +
                 Tag

@@ -15,6 +15,13 @@ double breakIdleMicros(const DeviceProfile &P, double PiecesAdded,
          (BytesMaterialized ? *BytesMaterialized / BytesPerMicro : 0);
 }
 
+double afterCompileMicros(const DeviceProfile &P, const SyncResume &R) {
+  if (!R.AfterCompile)
+    return 0;
+  return R.NextEager && P.HasAfterCompileEager ? P.HostAfterCompileEagerUs.Value
+                                               : P.HostAfterCompileUs.Value;
+}
+
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
   bool Break = R.InRegion && P.HasBreakResume;
   double Idle = P.SyncRoundtripUs.Value +
@@ -31,8 +38,7 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
     Idle += P.RegionEntryUs.Value;
   if (R.SelectedElements && P.HostSelectUsPerElement.Value > 0)
     Idle += *R.SelectedElements * P.HostSelectUsPerElement.Value;
-  if (R.AfterCompile)
-    Idle += P.HostAfterCompileUs.Value;
+  Idle += afterCompileMicros(P, R);
   return Idle + hostWorkMicros(P, R);
 }
 

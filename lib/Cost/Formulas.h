@@ -62,9 +62,13 @@ struct SyncResume {
 /// one, else region_entry is added; plus `host_select_us_per_element x` the
 /// selection input's elements; plus the host work, `host_print_us x prints +
 /// host_print_tensor_us x tensors printed + host_element_us x host loop
-/// iterations + host_flush_us x flushes`; plus host_after_compile_us when
-/// the work the sync waits for came from a compiling call.
+/// iterations + host_flush_us x flushes`; plus afterCompileMicros.
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
+
+/// The term of syncIdleMicros for a sync whose work came from a compiling
+/// call (R.AfterCompile): host_after_compile_eager_us when the next launch
+/// is one eager op and the profile has it, else host_after_compile_us.
+double afterCompileMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The host-work term of syncIdleMicros alone.
 double hostWorkMicros(const DeviceProfile &P, const SyncResume &R);

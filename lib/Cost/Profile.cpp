@@ -54,7 +54,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"host_print_tensor_us", &DeviceProfile::HostPrintTensorUs},
       {"host_element_us", &DeviceProfile::HostElementUs},
       {"host_flush_us", &DeviceProfile::HostFlushUs},
-      {"host_after_compile_us", &DeviceProfile::HostAfterCompileUs}};
+      {"host_after_compile_us", &DeviceProfile::HostAfterCompileUs},
+      {"host_after_compile_eager_us", &DeviceProfile::HostAfterCompileEagerUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -77,7 +78,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
                     F.Member == &DeviceProfile::HostPrintTensorUs ||
                     F.Member == &DeviceProfile::HostElementUs ||
                     F.Member == &DeviceProfile::HostFlushUs ||
-                    F.Member == &DeviceProfile::HostAfterCompileUs;
+                    F.Member == &DeviceProfile::HostAfterCompileUs ||
+                    F.Member == &DeviceProfile::HostAfterCompileEagerUs;
     if (It == Params.end() && Optional) {
       P.*F.Member = {0, "not in this profile"};
       continue;
@@ -103,6 +105,10 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       P.HasBreakResume = true;
     if (F.Member == &DeviceProfile::HostEagerUs)
       P.HasHostEager = true;
+    if (F.Member == &DeviceProfile::HostAfterCompileUs)
+      P.HasAfterCompile = true;
+    if (F.Member == &DeviceProfile::HostAfterCompileEagerUs)
+      P.HasAfterCompileEager = true;
     if (F.Member == &DeviceProfile::HostPrintUs ||
         F.Member == &DeviceProfile::HostPrintTensorUs ||
         F.Member == &DeviceProfile::HostElementUs ||

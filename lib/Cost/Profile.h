@@ -60,6 +60,10 @@ struct DeviceProfile {
   /// first, compiling call: the host's next work runs with its caches and
   /// heap left as the compiler left them.
   ProfileParam HostAfterCompileUs;
+  /// Optional: the same when the host's next work is one eager op; when
+  /// the profile lacks it, HostAfterCompileUs stands for both.
+  ProfileParam HostAfterCompileEagerUs;
+  bool HasAfterCompile = false, HasAfterCompileEager = false;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

@@ -276,43 +276,52 @@ std::vector<Measurement> calibrate(int Repetitions) {
   double PrintUs = std::max(0.0, AfterPrint.Median - AfterWait.Median);
 
   // A sync after a compile: the work it waits for came from a compiled
-  // function's first call, which compiled it, and the host's next work is
-  // a cached compiled call (as AfterCallBody). Each sample compiles a
-  // region of its own: four ops chosen by the sample's number, one more
-  // per sixteen numbers, so no structure is in the region cache yet, even
-  // when a process calibrates again. The same function's second, cached
-  // call gives the idle without the compile.
+  // function's first call, which compiled it. The host's next work is a
+  // cached four-op compiled call (as AfterCallBody) or one eager op (as
+  // AfterWaitBody): the first is what the cold host path costs a region
+  // call, the second an eager op. Each sample compiles a region of its own:
+  // four ops chosen by the sample's number, one more per sixteen numbers,
+  // so no structure is in the region cache yet, even when a process
+  // calibrates again. The same function's second, cached call gives the
+  // idle without the compile.
   static std::atomic<int> Fresh{0};
   const int64_t CompileElems = 40961; // a size no other pattern here uses
   Tensor Fed = randn({CompileElems}, kAccel, 11);
-  const SourceSite CompiledSite = SourceSite::current();
-  const SourceSite CachedSite = SourceSite::current();
-  std::vector<double> AfterCompileT, AfterCachedT;
+  const SourceSite CompiledSites[2] = {
+      SourceSite::current(), // one site per line
+      SourceSite::current()};
+  const SourceSite CachedSites[2] = {SourceSite::current(), // one site per line
+                                     SourceSite::current()};
+  std::vector<double> AfterCompileT[2], AfterCachedT[2];
   auto IdleOf = [&](const SourceSite &At, const std::function<void()> &Body) {
     double Before = idleAt(At);
     Body();
     synchronize();
     return idleAt(At) - Before;
   };
-  for (int I = 0; I < 9; ++I) {
-    int J = Fresh++;
+  for (int I = 0; I < 18; ++I) {
+    int J = Fresh++, Eager = I % 2;
     auto Fn = compile([J](Tensor X) {
       Tensor Y = X;
       for (int B = 0; B < 4 + J / 16; ++B)
         Y = (J >> (B % 4) & 1) ? relu(Y * 1.5) : sigmoid(Y - 0.5);
       return Y.sum();
     });
-    AfterCompileT.push_back(IdleOf(CompiledSite, [&] {
-      (void)Fn(Fed).item<float>(CompiledSite);
-      Out = Next(One);
-    }));
-    AfterCachedT.push_back(IdleOf(CachedSite, [&] {
-      (void)Fn(Fed).item<float>(CachedSite);
-      Out = Next(One);
-    }));
+    for (int Cached = 0; Cached < 2; ++Cached) {
+      const SourceSite &At = Cached ? CachedSites[Eager] : CompiledSites[Eager];
+      (Cached ? AfterCachedT : AfterCompileT)[Eager].push_back(IdleOf(At, [&] {
+        (void)Fn(Fed).item<float>(At);
+        if (Eager)
+          Op();
+        else
+          Out = Next(One);
+      }));
+    }
   }
-  Sample AfterCompile = summarize(std::move(AfterCompileT));
-  Sample AfterCached = summarize(std::move(AfterCachedT));
+  Sample AfterCompile = summarize(std::move(AfterCompileT[0]));
+  Sample AfterCached = summarize(std::move(AfterCachedT[0]));
+  Sample AfterCompileEager = summarize(std::move(AfterCompileT[1]));
+  Sample AfterCachedEager = summarize(std::move(AfterCachedT[1]));
 
   // Bandwidth: one fused pass over 16M floats (read 64 MB, write 64 MB).
   const int64_t Elems = int64_t(1) << 24;
@@ -410,6 +419,13 @@ std::vector<Measurement> calibrate(int Repetitions) {
             us(AfterCompile.Median) +
             "), minus the same after the function's second, cached call (" +
             us(AfterCached.Median) + ")"),
+      M("host_after_compile_eager_us",
+        std::max(0.0, AfterCompileEager.Median - AfterCachedEager.Median),
+        AfterCompileEager,
+        "the same as host_after_compile_us when the host's next work is one "
+        "eager op (" +
+            us(AfterCompileEager.Median) + " after the first call, " +
+            us(AfterCachedEager.Median) + " after the second)"),
       M("host_select_us_per_element",
         std::max(0.0, Select.Median - AfterWait.Median) / double(SelectElems),
         Select,

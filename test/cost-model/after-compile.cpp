@@ -2,7 +2,9 @@
 // (the call that compiles it), adds host_after_compile_us: the host resumes
 // from the compile with cold caches (docs/cost-model.md, "A sync right after
 // a compile"). A later call, a call in a loop, or an eager op in between
-// does not. A profile without the parameter says the term is not costed.
+// does not; when the next launch is one eager op, the profile's
+// host_after_compile_eager_us stands instead. A profile without the
+// parameters says the term is not costed.
 // RUN: not %seam check --all-syncs --profile %inputs/profiles/after-compile.json %s -- -std=c++17 -I%repo/include 2>&1 | FileCheck %s
 // RUN: not %seam check --all-syncs --profile %inputs/profiles/test.json %s -- -std=c++17 -I%repo/include 2>&1 | FileCheck %s --check-prefix=NOPARAM
 #include <seam/rt.h>
@@ -14,7 +16,7 @@ Tensor warmUp(Tensor X) {
   Tensor Y = Step(X);
   synchronize();
   // CHECK: :[[@LINE-1]]:3: note: host sync: {{.*}}; ~45 us device idle per call (profile after-compile) [seam-host-sync]
-  // CHECK: :[[@LINE-2]]:3: note: includes ~25 us because the work it waits for is the first call of 'Step' at line [[@LINE-3]], which compiles it: the host resumes from the compile (profile after-compile)
+  // CHECK: :[[@LINE-2]]:3: note: includes ~25 us (host_after_compile_us) because the work it waits for is the first call of 'Step' at line [[@LINE-3]], which compiles it: the host resumes from the compile (profile after-compile)
   // NOPARAM: :[[@LINE-3]]:3: note: host sync: {{.*}}; ~20 us device idle per call (profile test) [seam-host-sync]
   // NOPARAM: :[[@LINE-4]]:3: note: the work it waits for is the first call of 'Step' at line [[@LINE-5]], which compiles it; not costed: profile test has no host_after_compile_us
   Tensor Z = Step(Y);
@@ -48,5 +50,13 @@ float operandOfSync(Tensor X) {
   auto Step = compile([](Tensor X) { return (X * X).mean(); });
   return Step(X).item<float>();
   // CHECK: :[[@LINE-1]]:{{[0-9]+}}: note: host sync: {{.*}}(profile after-compile) [seam-host-sync]
-  // CHECK: :[[@LINE-2]]:{{[0-9]+}}: note: includes ~25 us because the work it waits for is the first call of 'Step' at line [[@LINE-2]], which compiles it
+  // CHECK: :[[@LINE-2]]:{{[0-9]+}}: note: includes ~25 us (host_after_compile_us) because the work it waits for is the first call of 'Step' at line [[@LINE-2]], which compiles it
+}
+
+Tensor eagerNext(Tensor X) {
+  auto Step = compile([](Tensor X) { return X * 3; });
+  Tensor Y = Step(X);
+  synchronize();
+  // CHECK: :[[@LINE-1]]:3: note: includes ~8 us (host_after_compile_eager_us) because the work it waits for is the first call of 'Step' at line [[@LINE-2]]
+  return Y + 1;
 }

@@ -206,8 +206,19 @@ TEST(CostFormula, SyncAfterCompile) {
   P.HostPrintUs.Value = 2;
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 17 + 2);
   EXPECT_DOUBLE_EQ(hostWorkMicros(P, R), 2); // not host work
+  // An eager next op takes host_after_compile_eager_us when the profile
+  // has it, host_after_compile_us when not.
+  R.Prints = 0;
+  R.NextEager = true;
+  EXPECT_DOUBLE_EQ(afterCompileMicros(P, R), 17);
+  P.HasAfterCompileEager = true;
+  P.HostAfterCompileEagerUs.Value = 9;
+  EXPECT_DOUBLE_EQ(afterCompileMicros(P, R), 9);
+  R.NextEager = false;
+  EXPECT_DOUBLE_EQ(afterCompileMicros(P, R), 17);
   R.AfterCompile = false;
-  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 2);
+  EXPECT_DOUBLE_EQ(afterCompileMicros(P, R), 0);
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16);
 }
 
 TEST(CostFormula, RankBasis) {
