@@ -264,16 +264,16 @@ void TUCosts::addAfterCompile(SiteFinding &SF, SyncResume &Resume) {
   if (!Call)
     return;
   Resume.AfterCompile = true;
-  const SourceManager &SM = Ctx.getSourceManager();
   std::string What =
-      "the call at line " +
-      std::to_string(SM.getExpansionLineNumber(Call->getExprLoc()));
+      "at line " + std::to_string(Ctx.getSourceManager().getExpansionLineNumber(
+                       Call->getExprLoc()));
   const Expr *Callee = isa<CXXOperatorCallExpr>(Call) && Call->getNumArgs()
                            ? Call->getArg(0)
                            : Call->getCallee();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee->IgnoreParenImpCasts()))
-    What = "'" + DRE->getNameInfo().getAsString() + "' at line " +
-           std::to_string(SM.getExpansionLineNumber(Call->getExprLoc()));
+    What = "'" + DRE->getNameInfo().getAsString() + "' " + What;
+  else
+    What = "the call " + What;
   const char *Param = Resume.NextEager && P.HasAfterCompileEager
                           ? "host_after_compile_eager_us"
                           : "host_after_compile_us";

@@ -85,17 +85,21 @@ double idleAt(const SourceSite &At) {
 /// program's syncs follow other work, not after a tight loop of itself
 /// (which keeps the host's path to the next launch hotter in its caches
 /// than a program does).
+/// The device idle after the sync \p Body makes at \p At, once.
+double idleOnce(const SourceSite &At, const std::function<void()> &Body) {
+  double Before = idleAt(At);
+  Body();
+  synchronize(); // ends the idle: the body enqueued the next task
+  return idleAt(At) - Before;
+}
+
 std::vector<Sample> idleMicrosInTurn(
     int Reps,
     const std::vector<std::pair<SourceSite, std::function<void()>>> &Bodies) {
   std::vector<std::vector<double>> T(Bodies.size());
   for (int I = 0; I < Reps; ++I)
-    for (size_t B = 0; B < Bodies.size(); ++B) {
-      double Before = idleAt(Bodies[B].first);
-      Bodies[B].second();
-      synchronize(); // ends the idle: the body enqueued the next task
-      T[B].push_back(idleAt(Bodies[B].first) - Before);
-    }
+    for (size_t B = 0; B < Bodies.size(); ++B)
+      T[B].push_back(idleOnce(Bodies[B].first, Bodies[B].second));
   std::vector<Sample> Out;
   for (std::vector<double> &V : T)
     Out.push_back(summarize(std::move(V)));
@@ -293,12 +297,6 @@ std::vector<Measurement> calibrate(int Repetitions) {
   const SourceSite CachedSites[2] = {SourceSite::current(), // one site per line
                                      SourceSite::current()};
   std::vector<double> AfterCompileT[2], AfterCachedT[2];
-  auto IdleOf = [&](const SourceSite &At, const std::function<void()> &Body) {
-    double Before = idleAt(At);
-    Body();
-    synchronize();
-    return idleAt(At) - Before;
-  };
   for (int I = 0; I < 18; ++I) {
     int J = Fresh++, Eager = I % 2;
     auto Fn = compile([J](Tensor X) {
@@ -309,13 +307,14 @@ std::vector<Measurement> calibrate(int Repetitions) {
     });
     for (int Cached = 0; Cached < 2; ++Cached) {
       const SourceSite &At = Cached ? CachedSites[Eager] : CompiledSites[Eager];
-      (Cached ? AfterCachedT : AfterCompileT)[Eager].push_back(IdleOf(At, [&] {
-        (void)Fn(Fed).item<float>(At);
-        if (Eager)
-          Op();
-        else
-          Out = Next(One);
-      }));
+      (Cached ? AfterCachedT : AfterCompileT)[Eager].push_back(
+          idleOnce(At, [&] {
+            (void)Fn(Fed).item<float>(At);
+            if (Eager)
+              Op();
+            else
+              Out = Next(One);
+          }));
     }
   }
   Sample AfterCompile = summarize(std::move(AfterCompileT[0]));
