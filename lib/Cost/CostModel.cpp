@@ -84,6 +84,7 @@ private:
   /// Returns whether the line repeats (runs many times per program run).
   bool estimateSync(SiteFinding &SF, CostEstimate &E);
   void addHostWork(SiteFinding &SF, SyncResume &Resume);
+  void addCold(SiteFinding &SF, SyncResume &Resume, const Executions &X);
   void addAfterCompile(SiteFinding &SF, SyncResume &Resume);
   std::optional<double> selectedElements(const SiteFinding &SF);
   SummaryRow &regionRow(const SiteContext &C);
@@ -232,7 +233,9 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   Count(W.Prints, "print statement", "print statements");
   Count(W.TensorPrints, "tensor printed", "tensors printed");
   Count(W.LoopIterations, "host loop iteration", "host loop iterations");
-  Count(W.Flushes, "flush", "flushes");
+  bool Cold = Resume.Cold && P.HasCold;
+  Count(W.Flushes, Cold ? "cold flush" : "flush",
+        Cold ? "cold flushes" : "flushes");
   std::string List;
   for (size_t I = 0; I < What.size(); ++I)
     List += (I ? ", " : "") + What[I];
@@ -290,6 +293,28 @@ void TUCosts::addAfterCompile(SiteFinding &SF, SyncResume &Resume) {
                 " has no host_after_compile_us");
 }
 
+/// A sync outside a region that runs on one iteration in two or more of
+/// its loop (`if (step % 50 == 0)`): it waits behind the device work of
+/// the iterations since, and the host resumes with the caches that work
+/// left (seam::rt's device shares the host's cores; a GPU's copy engines
+/// and driver threads do the same to the host on a smaller scale).
+void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
+                      const Executions &X) {
+  const SiteContext &C = *SF.Context;
+  if (C.Region || !X.Counted || X.Innermost.OncePerLoop ||
+      X.Innermost.PerIteration > 0.5)
+    return;
+  Resume.Cold = true;
+  if (P.HasCold)
+    SF.F.Details.push_back(
+        "includes ~" + formatMicros(P.HostColdSyncUs.Value) +
+        " (host_cold_sync_us) because it runs " +
+        X.Innermost.phrase("iteration") +
+        ": it waits behind several iterations' device work, and the host "
+        "resumes with cold caches " +
+        Tag);
+}
+
 bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   const SiteContext &C = *SF.Context;
   SyncResume Resume;
@@ -298,7 +323,6 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   Resume.NextEager = Next.eagerAfter(*SF.Site, C);
   if (P.HostSelectUsPerElement.Value > 0)
     Resume.SelectedElements = selectedElements(SF);
-  addHostWork(SF, Resume);
   std::vector<LoopVisit> Loops = C.LocalLoops;
   Loops.insert(Loops.end(), C.SeedLoops.begin(), C.SeedLoops.end());
   // Lambdas run by std::for_each and the like repeat without a loop of their
@@ -307,6 +331,9 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
                   C.HotPath.front().What == PathStep::Loop && Loops.empty();
   Executions X = executionsOf(Loops, C.PerCall, Ctx, &Opts.Trips);
   bool Repeats = X.Repeats || Iterated || !Loops.empty();
+  if (Repeats)
+    addCold(SF, Resume, X);
+  addHostWork(SF, Resume);
   if (!Repeats && !C.Region)
     addAfterCompile(SF, Resume);
   E.IdleMicrosPerExecution = syncIdleMicros(P, Resume);

@@ -39,6 +39,8 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
   if (R.SelectedElements && P.HostSelectUsPerElement.Value > 0)
     Idle += *R.SelectedElements * P.HostSelectUsPerElement.Value;
   Idle += afterCompileMicros(P, R);
+  if (R.Cold && P.HasCold)
+    Idle += P.HostColdSyncUs.Value;
   return Idle + hostWorkMicros(P, R);
 }
 
@@ -46,7 +48,8 @@ double hostWorkMicros(const DeviceProfile &P, const SyncResume &R) {
   return P.HostPrintUs.Value * R.Prints +
          P.HostPrintTensorUs.Value * R.TensorPrints +
          P.HostElementUs.Value * R.LoopIterations +
-         P.HostFlushUs.Value * R.Flushes;
+         (R.Cold && P.HasCold ? P.HostColdFlushUs : P.HostFlushUs).Value *
+             R.Flushes;
 }
 
 unsigned rankFromMicros(double Micros) {

@@ -51,6 +51,9 @@ struct SyncResume {
   /// The work the sync waits for came from the call that compiled its
   /// region (NextLaunch::compilingCallBefore), and the sync runs once.
   bool AfterCompile = false;
+  /// The sync runs on one iteration in two or more of its loop: it waits
+  /// behind several iterations' device work, and the host resumes cold.
+  bool Cold = false;
 };
 
 /// seam-host-sync and seam-capture-sync, `idleMicrosPerExecution`: device
@@ -62,7 +65,9 @@ struct SyncResume {
 /// one, else region_entry is added; plus `host_select_us_per_element x` the
 /// selection input's elements; plus the host work, `host_print_us x prints +
 /// host_print_tensor_us x tensors printed + host_element_us x host loop
-/// iterations + host_flush_us x flushes`; plus afterCompileMicros.
+/// iterations + host_flush_us x flushes`; plus afterCompileMicros; when
+/// R.Cold and the profile has them, plus host_cold_sync_us, and
+/// host_cold_flush_us in place of host_flush_us.
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The term of syncIdleMicros for a sync whose work came from a compiling

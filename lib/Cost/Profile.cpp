@@ -55,7 +55,9 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"host_element_us", &DeviceProfile::HostElementUs},
       {"host_flush_us", &DeviceProfile::HostFlushUs},
       {"host_after_compile_us", &DeviceProfile::HostAfterCompileUs},
-      {"host_after_compile_eager_us", &DeviceProfile::HostAfterCompileEagerUs}};
+      {"host_after_compile_eager_us", &DeviceProfile::HostAfterCompileEagerUs},
+      {"host_cold_sync_us", &DeviceProfile::HostColdSyncUs},
+      {"host_cold_flush_us", &DeviceProfile::HostColdFlushUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -79,7 +81,9 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
                     F.Member == &DeviceProfile::HostElementUs ||
                     F.Member == &DeviceProfile::HostFlushUs ||
                     F.Member == &DeviceProfile::HostAfterCompileUs ||
-                    F.Member == &DeviceProfile::HostAfterCompileEagerUs;
+                    F.Member == &DeviceProfile::HostAfterCompileEagerUs ||
+                    F.Member == &DeviceProfile::HostColdSyncUs ||
+                    F.Member == &DeviceProfile::HostColdFlushUs;
     if (It == Params.end() && Optional) {
       P.*F.Member = {0, "not in this profile"};
       continue;
@@ -109,6 +113,9 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       P.HasAfterCompile = true;
     if (F.Member == &DeviceProfile::HostAfterCompileEagerUs)
       P.HasAfterCompileEager = true;
+    if (F.Member == &DeviceProfile::HostColdSyncUs ||
+        F.Member == &DeviceProfile::HostColdFlushUs)
+      P.HasCold = true;
     if (F.Member == &DeviceProfile::HostPrintUs ||
         F.Member == &DeviceProfile::HostPrintTensorUs ||
         F.Member == &DeviceProfile::HostElementUs ||

@@ -64,6 +64,13 @@ struct DeviceProfile {
   /// the profile lacks it, HostAfterCompileUs stands for both.
   ProfileParam HostAfterCompileEagerUs;
   bool HasAfterCompile = false, HasAfterCompileEager = false;
+  /// Optional (0 when not given): a sync that runs on one iteration in
+  /// several of its loop waits behind several iterations' device work, which
+  /// leaves the host's caches cold: what its idle adds (HostColdSyncUs),
+  /// and what a flushing write costs then instead of HostFlushUs
+  /// (HostColdFlushUs).
+  ProfileParam HostColdSyncUs, HostColdFlushUs;
+  bool HasCold = false;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

@@ -241,7 +241,12 @@ std::vector<Measurement> calibrate(int Repetitions) {
   };
   // The loop runs over data the device has just copied to the host, as a
   // program's loop over a `.cpu()` copy does: the copy was written on the
-  // device's core, and the host reads it from there.
+  // device's core, and the host reads it from there. Its accumulator lives
+  // in memory, as GCC keeps a local of main() that is live across calls
+  // that may throw (validate_printed's loop: a load, an add and a store per
+  // element, 3-4 ns here); held in a register, the same loop runs about
+  // five times faster (0.6-0.7 ns per element), a lower bound for a loop
+  // that does any more work per element.
   const int64_t HostElems = int64_t(1) << 14;
   Tensor Copied = randn({HostElems}, kAccel, 9);
   volatile double Kept = 0;
@@ -257,9 +262,9 @@ std::vector<Measurement> calibrate(int Repetitions) {
     (void)Long(Mid);
     Tensor H = Copied.cpu(LoopSite);
     const float *P = H.data_ptr<float>();
-    double Acc = 0;
+    volatile double Acc = 0;
     for (int64_t I = 0; I < HostElems; ++I)
-      Acc += P[I];
+      Acc = Acc + P[I];
     Kept = Acc;
     Op();
   };
@@ -321,6 +326,38 @@ std::vector<Measurement> calibrate(int Repetitions) {
   Sample AfterCached = summarize(std::move(AfterCachedT[0]));
   Sample AfterCompileEager = summarize(std::move(AfterCompileT[1]));
   Sample AfterCachedEager = summarize(std::move(AfterCachedT[1]));
+
+  // A sync behind several iterations' device work (`if (step % 50 == 0)`):
+  // 256 eager ops over 16K floats, as fifty steps of a small training loop
+  // enqueue (32 MB streamed through the caches the host shares with the
+  // device, 1-3 ms here), before item(). The host then resumes cold: a
+  // plain sync idles a few us longer, and a flushing write costs up to
+  // three times host_flush_us, while formatting without a flush costs
+  // about what it costs warm (printed.cpp: ~1 us for a '\n' print after 25
+  // steps, 10-60 us for one ending in std::endl after 50).
+  const int64_t DeepElems = int64_t(1) << 14;
+  Tensor Deep = randn({DeepElems}, kAccel, 13);
+  auto DeepQueue = [&] {
+    for (int K = 0; K < 256; ++K)
+      Deep = Deep * 0.999;
+  };
+  const SourceSite ColdSite = SourceSite::current();
+  auto ColdWaitBody = [&] {
+    DeepQueue();
+    (void)Deep.sum().item<float>(ColdSite);
+    Op();
+  };
+  const SourceSite ColdFlushSite = SourceSite::current();
+  auto ColdFlushBody = [&] {
+    DeepQueue();
+    float V = Deep.sum().item<float>(ColdFlushSite);
+    FlushTo << "step " << ++Step << " loss " << V << std::endl;
+    Op();
+  };
+  std::vector<Sample> Cold =
+      idleMicrosInTurn(std::max(N / 100, 15), {{ColdSite, ColdWaitBody},
+                                               {ColdFlushSite, ColdFlushBody}});
+  const Sample &ColdWait = Cold[0], &ColdFlush = Cold[1];
 
   // Bandwidth: one fused pass over 16M floats (read 64 MB, write 64 MB).
   const int64_t Elems = int64_t(1) << 24;
@@ -407,7 +444,7 @@ std::vector<Measurement> calibrate(int Repetitions) {
         std::max(0.0, AfterLoop.Median - AfterCopy.Median) / HostElems,
         AfterLoop,
         "median device idle after cpu() of 16K floats when the host then "
-        "sums the copy before an eager op (" +
+        "sums the copy, its accumulator in memory, before an eager op (" +
             us(AfterLoop.Median) + "), minus the idle without the loop (" +
             us(AfterCopy.Median) + "), per element"),
       M("host_after_compile_us",
@@ -425,6 +462,18 @@ std::vector<Measurement> calibrate(int Repetitions) {
         "eager op (" +
             us(AfterCompileEager.Median) + " after the first call, " +
             us(AfterCachedEager.Median) + " after the second)"),
+      M("host_cold_sync_us", std::max(0.0, ColdWait.Median - AfterWait.Median),
+        ColdWait,
+        "median device idle after item() behind 256 eager ops over 16K "
+        "floats (32 MB streamed) before an eager op (" +
+            us(ColdWait.Median) +
+            "), minus the same behind one running kernel"),
+      M("host_cold_flush_us",
+        std::max(0.0, ColdFlush.Median - ColdWait.Median - PrintUs), ColdFlush,
+        "median device idle after item() behind the same 256 ops when the "
+        "host then prints the value ending in std::endl, to a file (" +
+            us(ColdFlush.Median) +
+            "), minus the idle without the print and host_print_us"),
       M("host_select_us_per_element",
         std::max(0.0, Select.Median - AfterWait.Median) / double(SelectElems),
         Select,

@@ -221,6 +221,32 @@ TEST(CostFormula, SyncAfterCompile) {
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16);
 }
 
+TEST(CostFormula, SyncCold) {
+  DeviceProfile P = roundProfile();
+  SyncResume R;
+  R.NextOps = 4;
+  R.Prints = 1;
+  R.Flushes = 1;
+  P.HostPrintUs.Value = 2;
+  P.HostFlushUs.Value = 4;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 2 + 4);
+  // Cold, but the profile does not have the parameters: unchanged.
+  R.Cold = true;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 2 + 4);
+  P.HasCold = true;
+  P.HostColdSyncUs.Value = 7;
+  P.HostColdFlushUs.Value = 40;
+  // host_cold_sync_us is added; the flush costs host_cold_flush_us.
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 7 + 2 + 40);
+  EXPECT_DOUBLE_EQ(hostWorkMicros(P, R), 2 + 40);
+  R.Flushes = 0;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 7 + 2);
+  // A warm sync with the same profile.
+  R.Cold = false;
+  R.Flushes = 1;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 2 + 4);
+}
+
 TEST(CostFormula, RankBasis) {
   EXPECT_DOUBLE_EQ(rankBasisMicros(5000.0, 12, true, 1), 5000);
   EXPECT_DOUBLE_EQ(rankBasisMicros(std::nullopt, 12, false, 1), 12);

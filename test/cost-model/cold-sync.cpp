@@ -1,0 +1,56 @@
+// A sync that runs on one iteration in two or more of its loop waits
+// behind several iterations' device work, and the host resumes cold:
+// host_cold_sync_us is added, and a flushing write costs host_cold_flush_us
+// instead of host_flush_us. Profile cold: host-work's 20 us per sync,
+// host_print_us 2, host_print_tensor_us 30, host_flush_us 4, plus
+// host_cold_sync_us 7 and host_cold_flush_us 40. Without the two
+// parameters (profile host-work) nothing changes.
+// RUN: not %seam check --all-syncs --profile %inputs/profiles/cold.json %s -- %mock | FileCheck %s
+// RUN: not %seam check --all-syncs --profile %inputs/profiles/host-work.json %s -- %mock | FileCheck %s --check-prefix=WARM
+#include <iostream>
+#include <torch/torch.h>
+
+void train() {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  float last = 0;
+  for (int s = 0; s < 200; ++s) {
+    w = w * 0.5;
+    // Every 50th iteration: cold. 20 + 7, plus 2 + 30 + 40 of host work.
+    if (s % 50 == 0)
+      std::cout << "step " << s << " sum " << w.sum() << std::endl;
+    // CHECK: :[[@LINE-1]]:44: warning: host sync: {{.*}}; ~99 us device idle per execution, every 50th iteration (profile cold) [seam-host-sync]
+    // CHECK: note: includes ~7 us (host_cold_sync_us) because it runs every 50th iteration: it waits behind several iterations' device work, and the host resumes with cold caches (profile cold)
+    // CHECK: note: includes ~72 us of host work before the next launch (1 print statement, 1 tensor printed, 1 cold flush) (profile cold)
+    // WARM: :[[@LINE-4]]:44: warning: host sync: {{.*}}; ~56 us device idle per execution, every 50th iteration (profile host-work)
+    // WARM-NOT: host_cold_sync_us
+    // WARM: note: includes ~36 us of host work before the next launch (1 print statement, 1 tensor printed, 1 flush) (profile host-work)
+    // WARM-NOT: host_cold_sync_us
+
+    // Every other iteration is cold too: the queue holds the work of two.
+    if (s % 2 == 0)
+      last = w.max().item<float>();
+    // CHECK: :[[@LINE-1]]:22: warning: host sync: {{.*}}; ~27 us device idle per execution, every 2nd iteration
+    // CHECK: note: includes ~7 us (host_cold_sync_us) because it runs every 2nd iteration
+
+    // Every iteration: warm.
+    last += w.min().item<float>();
+    // CHECK: :[[@LINE-1]]:21: warning: host sync: {{.*}}; ~20 us device idle per iteration (profile cold)
+    // CHECK-NOT: host_cold_sync_us
+    // CHECK: warning:
+
+    // Two iterations in three: most iterations sync, the queue is short.
+    if (s % 3 != 0)
+      last += w.mean().item<float>();
+    // CHECK-SAME: {{.*}}; ~20 us device idle per execution, 66.7% of iterations
+    // CHECK-NOT: host_cold_sync_us
+    // CHECK: note: host sync:
+
+    // Once per loop: the first iteration has queued little. (The print
+    // after the loop is its host work.)
+    if (s == 0)
+      last += w.sum().item<float>();
+    // CHECK-SAME: ~22 us device idle per execution, once per loop
+    // CHECK-NOT: host_cold_sync_us
+  }
+  std::cout << last << "\n";
+}
