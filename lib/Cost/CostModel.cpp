@@ -293,7 +293,7 @@ void TUCosts::addAfterCompile(SiteFinding &SF, SyncResume &Resume) {
                 " has no host_after_compile_us");
 }
 
-/// A sync outside a region that runs on one iteration in two or more of
+/// A sync outside a region that runs on one iteration in ten or fewer of
 /// its loop (`if (step % 50 == 0)`): it waits behind the device work of
 /// the iterations since, and the host resumes with the caches that work
 /// left (seam::rt's device shares the host's cores; a GPU's copy engines
@@ -302,7 +302,7 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
                       const Executions &X) {
   const SiteContext &C = *SF.Context;
   if (C.Region || !X.Counted || X.Innermost.OncePerLoop ||
-      X.Innermost.PerIteration > 0.5)
+      X.Innermost.PerIteration > 0.1)
     return;
   Resume.Cold = true;
   if (P.HasCold)

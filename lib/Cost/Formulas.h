@@ -51,7 +51,7 @@ struct SyncResume {
   /// The work the sync waits for came from the call that compiled its
   /// region (NextLaunch::compilingCallBefore), and the sync runs once.
   bool AfterCompile = false;
-  /// The sync runs on one iteration in two or more of its loop: it waits
+  /// The sync runs on one iteration in ten or fewer of its loop: it waits
   /// behind several iterations' device work, and the host resumes cold.
   bool Cold = false;
 };
