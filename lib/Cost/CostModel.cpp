@@ -67,6 +67,7 @@ public:
         Host(Ctx, Api, Regions, &Opts.Trips), Tag("(profile " + P.Name + ")") {
     Ops.setArgumentsOf(
         [this](const ParmVarDecl *P) { return Runs.argumentsFor(P); });
+    countSyncsPerIteration(Found);
   }
 
   void estimate(SiteFinding &SF);
@@ -86,6 +87,7 @@ private:
   void addHostWork(SiteFinding &SF, SyncResume &Resume);
   void addCold(SiteFinding &SF, SyncResume &Resume, const Executions &X);
   void addAfterCompile(SiteFinding &SF, SyncResume &Resume);
+  void countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found);
   std::optional<double> selectedElements(const SiteFinding &SF);
   SummaryRow &regionRow(const SiteContext &C);
   void addToLoopRow(const SiteFinding &SF, const CostEstimate &E);
@@ -103,6 +105,7 @@ private:
   const std::string Tag;
   std::map<const FunctionDecl *, SummaryRow> RegionRows;
   std::map<const LoopInfo *, SummaryRow> LoopRows;
+  std::map<const LoopInfo *, double> SyncsPerIteration;
 };
 
 SummaryRow &TUCosts::regionRow(const SiteContext &C) {
@@ -293,16 +296,59 @@ void TUCosts::addAfterCompile(SiteFinding &SF, SyncResume &Resume) {
                 " has no host_after_compile_us");
 }
 
+/// How often the syncs inside each loop run, per iteration: the most often
+/// any of them does, the sites in it and the calls in it of functions that
+/// sync (directly or through calls of their own; a compiled function with
+/// a break in it does). A site in an inner loop counts as often as that
+/// loop is entered.
+void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
+  const std::vector<FunctionNode> &Fns = Regions.functions();
+  std::vector<bool> Syncs(Fns.size());
+  auto Note = [&](const std::vector<LoopVisit> &Loops) {
+    for (const LoopVisit &V : Loops) {
+      double &Most = SyncsPerIteration[V.Loop];
+      Most = std::max(Most, V.Freq.PerIteration);
+    }
+  };
+  for (const SiteFinding &SF : Found) {
+    if (!SF.Context || !SF.Site || hazardOf(SF.F.RuleId) == Hazard::None)
+      continue;
+    if (SF.Site->Node < Syncs.size())
+      Syncs[SF.Site->Node] = true;
+    Note(SF.Context->LocalLoops);
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (unsigned N = 0; N < Fns.size(); ++N)
+      for (const CallSite &CS : Fns[N].Calls)
+        if (!Syncs[N] && CS.Callee < Fns.size() && Syncs[CS.Callee] &&
+            !CS.IsLambdaDefinition)
+          Syncs[N] = Changed = true;
+  }
+  for (unsigned N = 0; N < Fns.size(); ++N)
+    for (const CallSite &CS : Fns[N].Calls)
+      if (CS.Callee < Fns.size() && Syncs[CS.Callee] && !CS.IsLambdaDefinition)
+        Note(Regions.loopsAt(N, CS.Site, CS.Loc));
+}
+
 /// A sync outside a region that runs on one iteration in ten or fewer of
-/// its loop (`if (step % 50 == 0)`): it waits behind the device work of
-/// the iterations since, and the host resumes with the caches that work
-/// left (seam::rt's device shares the host's cores; a GPU's copy engines
-/// and driver threads do the same to the host on a smaller scale).
+/// its loop (`if (step % 50 == 0)`), as do all the loop's syncs: it waits
+/// behind the device work of the iterations since, and the host resumes
+/// with the caches that work left (on seam::rt, whose device runs on the
+/// host's CPU).
 void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
                       const Executions &X) {
   const SiteContext &C = *SF.Context;
   if (C.Region || !X.Counted || X.Innermost.OncePerLoop ||
       X.Innermost.PerIteration > 0.1)
+    return;
+  // Another sync in the same loop that runs more often keeps the queue
+  // short: `if (i % 10 == 0) loss.item()` beside a break in every step.
+  const LoopInfo *Innermost = !C.LocalLoops.empty()  ? C.LocalLoops.front().Loop
+                              : !C.SeedLoops.empty() ? C.SeedLoops.front().Loop
+                                                     : nullptr;
+  if (auto It = SyncsPerIteration.find(Innermost);
+      Innermost && It != SyncsPerIteration.end() && It->second > 0.1)
     return;
   Resume.Cold = true;
   if (P.HasCold)

@@ -1,16 +1,16 @@
-// A sync that runs on one iteration in ten or fewer of its loop waits
-// behind several iterations' device work, and the host resumes cold:
-// host_cold_sync_us is added, and a flushing write costs host_cold_flush_us
-// instead of host_flush_us. Profile cold: host-work's 20 us per sync,
-// host_print_us 2, host_print_tensor_us 30, host_flush_us 4, plus
-// host_cold_sync_us 7 and host_cold_flush_us 40. Without the two
-// parameters (profile host-work) nothing changes.
+// A sync that runs on one iteration in ten or fewer of its loop, as do all
+// the loop's syncs, waits behind several iterations' device work, and the
+// host resumes cold: host_cold_sync_us is added, and a flushing write
+// costs host_cold_flush_us instead of host_flush_us. Profile cold:
+// host-work's 20 us per sync, host_print_us 2, host_print_tensor_us 30,
+// host_flush_us 4, plus host_cold_sync_us 7 and host_cold_flush_us 40.
+// Without the two parameters (profile host-work) nothing changes.
 // RUN: not %seam check --all-syncs --profile %inputs/profiles/cold.json %s -- %mock | FileCheck %s
 // RUN: not %seam check --all-syncs --profile %inputs/profiles/host-work.json %s -- %mock | FileCheck %s --check-prefix=WARM
 #include <iostream>
 #include <torch/torch.h>
 
-void train() {
+void rare() {
   auto w = torch::randn({1024}, torch::kCUDA);
   float last = 0;
   for (int s = 0; s < 200; ++s) {
@@ -26,37 +26,78 @@ void train() {
     // WARM: note: includes ~36 us of host work before the next launch (1 print statement, 1 tensor printed, 1 flush) (profile host-work)
     // WARM-NOT: host_cold_sync_us
 
-    // Every 10th iteration is cold too.
+    // Every 10th iteration is cold too: no sync in the loop runs more often.
     if (s % 10 == 0)
       last = w.max().item<float>();
     // CHECK: :[[@LINE-1]]:22: warning: host sync: {{.*}}; ~27 us device idle per execution, every 10th iteration
     // CHECK: note: includes ~7 us (host_cold_sync_us) because it runs every 10th iteration
+  }
+  std::cout << last << "\n";
+}
 
-    // Every other iteration is not: the queue holds the work of two.
+void often() {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  float last = 0;
+  for (int s = 0; s < 200; ++s) {
+    w = w * 0.5;
+    // Every 20th iteration, but beside a sync every other iteration: the
+    // queue ahead of it holds two iterations' work at most.
+    if (s % 20 == 0)
+      last += w.sum().item<float>();
+    // CHECK: :[[@LINE-1]]:23: warning: host sync: {{.*}}; ~20 us device idle per execution, every 20th iteration (profile cold)
+    // CHECK-NOT: host_cold_sync_us
+
+    // Every other iteration is not cold either.
     if (s % 2 == 0)
       last += w.max().item<float>();
     // CHECK: :[[@LINE-1]]:23: warning: host sync: {{.*}}; ~20 us device idle per execution, every 2nd iteration
     // CHECK-NOT: host_cold_sync_us
 
-    // Every iteration: warm.
-    last += w.min().item<float>();
-    // CHECK: :[[@LINE-1]]:21: warning: host sync: {{.*}}; ~20 us device idle per iteration (profile cold)
-    // CHECK-NOT: host_cold_sync_us
-    // CHECK: warning:
-
-    // Two iterations in three: most iterations sync, the queue is short.
+    // Nor two iterations in three.
     if (s % 3 != 0)
       last += w.mean().item<float>();
-    // CHECK-SAME: {{.*}}; ~20 us device idle per execution, 66.7% of iterations
+    // CHECK: :[[@LINE-1]]:24: warning: host sync: {{.*}}; ~20 us device idle per execution, 66.7% of iterations
     // CHECK-NOT: host_cold_sync_us
     // CHECK: note: host sync:
 
-    // Once per loop: the first iteration has queued little. (The print
-    // after the loop is its host work.)
+    // Once per loop: the first iteration has queued little.
     if (s == 0)
-      last += w.sum().item<float>();
+      last += w.min().item<float>();
     // CHECK-SAME: ~22 us device idle per execution, once per loop
     // CHECK-NOT: host_cold_sync_us
   }
   std::cout << last << "\n";
+}
+
+// A sync every iteration in a helper keeps the loop's queue short.
+static float readLoss(const torch::Tensor &t) { return t.item<float>(); }
+
+void throughHelper() {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  float last = 0;
+  for (int s = 0; s < 200; ++s) {
+    w = w * 0.5;
+    last += readLoss(w.sum());
+    if (s % 10 == 0)
+      last += w.max().item<float>();
+    // CHECK: :[[@LINE-1]]:23: warning: host sync: {{.*}}; ~20 us device idle per execution, every 10th iteration
+    // CHECK-NOT: host_cold_sync_us
+  }
+  std::cout << last << "\n";
+}
+
+// A helper called every 50th iteration: its sync is cold.
+static void report(const torch::Tensor &t) {
+  std::cout << "loss " << t.sum().item<float>() << "\n";
+  // CHECK: :[[@LINE-1]]:35: warning: host sync: {{.*}}; ~29 us device idle per execution, every 50th iteration
+  // CHECK: note: includes ~7 us (host_cold_sync_us) because it runs every 50th iteration
+}
+
+void guardedHelper() {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  for (int s = 0; s < 200; ++s) {
+    w = w * 0.5;
+    if (s % 50 == 0)
+      report(w);
+  }
 }
