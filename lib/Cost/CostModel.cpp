@@ -67,7 +67,10 @@ public:
         Host(Ctx, Api, Regions, &Opts.Trips), Tag("(profile " + P.Name + ")") {
     Ops.setArgumentsOf(
         [this](const ParmVarDecl *P) { return Runs.argumentsFor(P); });
-    countSyncsPerIteration(Found);
+    // Only a profile with the cold parameters uses it (the GPU profiles
+    // have none): the pass reads the guards around every syncing call.
+    if (P.HasCold)
+      countSyncsPerIteration(Found);
   }
 
   void estimate(SiteFinding &SF);
@@ -236,9 +239,8 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   Count(W.Prints, "print statement", "print statements");
   Count(W.TensorPrints, "tensor printed", "tensors printed");
   Count(W.LoopIterations, "host loop iteration", "host loop iterations");
-  bool Cold = Resume.Cold && P.HasCold;
-  Count(W.Flushes, Cold ? "cold flush" : "flush",
-        Cold ? "cold flushes" : "flushes");
+  Count(W.Flushes, Resume.Cold ? "cold flush" : "flush",
+        Resume.Cold ? "cold flushes" : "flushes");
   std::string List;
   for (size_t I = 0; I < What.size(); ++I)
     List += (I ? ", " : "") + What[I];
@@ -339,7 +341,7 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
 void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
                       const Executions &X) {
   const SiteContext &C = *SF.Context;
-  if (C.Region || !X.Counted || X.Innermost.OncePerLoop ||
+  if (!P.HasCold || C.Region || !X.Counted || X.Innermost.OncePerLoop ||
       X.Innermost.PerIteration > 0.1)
     return;
   // Another sync in the same loop that runs more often keeps the queue
@@ -351,14 +353,13 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
       Innermost && It != SyncsPerIteration.end() && It->second > 0.1)
     return;
   Resume.Cold = true;
-  if (P.HasCold)
-    SF.F.Details.push_back(
-        "includes ~" + formatMicros(P.HostColdSyncUs.Value) +
-        " (host_cold_sync_us) because it runs " +
-        X.Innermost.phrase("iteration") +
-        ": it waits behind several iterations' device work, and the host "
-        "resumes with cold caches " +
-        Tag);
+  SF.F.Details.push_back(
+      "includes ~" + formatMicros(P.HostColdSyncUs.Value) +
+      " (host_cold_sync_us) because it runs " +
+      X.Innermost.phrase("iteration") +
+      ": it waits behind several iterations' device work, and the host "
+      "resumes with cold caches " +
+      Tag);
 }
 
 bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
