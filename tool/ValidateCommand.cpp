@@ -6,6 +6,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace seam {
 namespace {
@@ -23,6 +24,7 @@ public:
         "<compiler flags>]");
     defineRunOptions(*Cmd);
     defineFixedOptions(*Cmd);
+    Sub = Cmd;
     return Cmd;
   }
 
@@ -44,9 +46,11 @@ private:
                    "over the compile database with -p)");
     Cmd.add_option("-p,--build-dir", Valid.Check.Frontend.BuildDir,
                    "Directory holding compile_commands.json");
-    Cmd.add_flag("--run",
-                 "The program to run, then its arguments: everything after "
-                 "--run up to '--' (required; its stdout goes to stderr)");
+    Cmd.add_flag(
+        "--run",
+        "The program to run, then its arguments: everything after "
+        "--run up to '--' (required; its stdout goes to stderr; give seam's "
+        "options before it)");
     TolOpt = Cmd.add_option(
         "--tolerance", Tolerance,
         "Exit 1 unless every count matches exactly and every device idle "
@@ -170,6 +174,17 @@ private:
       RunArgv = Rest;
     }
     Valid.Run = RunArgv;
+    // The program's arguments may be anything, but one spelled like an
+    // option of this command was most likely meant for it.
+    for (size_t I = 1; I < RunArgv.size(); ++I) {
+      llvm::StringRef Arg = llvm::StringRef(RunArgv[I]).split('=').first;
+      if (Arg.starts_with("--") && Arg != "--run" &&
+          Sub->get_option_no_throw(Arg.str()))
+        llvm::errs() << "seam: warning: '" << Arg
+                     << "' after --run is an argument of '" << RunArgv.front()
+                     << "', not an option of seam validate; give seam's "
+                        "options before --run\n";
+    }
     if (TolOpt->count() > 0) {
       Valid.Tolerance = parseTolerance(Tolerance);
       if (!Valid.Tolerance)
@@ -188,6 +203,7 @@ private:
   ValidateOptions Valid;
   ValidateFixedOptions FixedOpts;
   std::string Profile, Tolerance, Format = "text", Build;
+  CLI::App *Sub = nullptr;
   CLI::Option *TolOpt = nullptr;
   CLI::Option *RepeatOpt = nullptr;
   bool Fixed = false;
