@@ -1,14 +1,18 @@
 //===- rt_resume.cpp - How fast the host resumes the device after a sync -===//
 //
 // A benchmark, not a test: the device idle after a sync as it depends on
-// what came before it. Four tables, each a median over 21-200 rounds:
+// what came before it. Five tables, each a median over 21-200 rounds:
 //  1. the enqueue of one eager op after item() behind K iterations of four
 //     eager ops (16K floats): what a guarded print every Kth step costs;
 //  2. the idle after item() behind one compiled kernel of growing length;
 //  3. the idle after a sync when the host works D us before its next op;
 //  4. the idle after a sync that follows a region's first call (its
 //     compile), as a warm-up call and `synchronize()` do, against one
-//     that follows a cached call.
+//     that follows a cached call;
+//  5. the host time of a cached compiled call (two matmuls, a gelu and a
+//     transpose over 64x64) right after the host waited W ms with the
+//     device idle, yielding, spinning or sleeping: how long the host's
+//     wait was, not what the device did, decides how cold it resumes.
 // docs/runtime.md ("Who frees a task") and docs/cost-model.md ("What is
 // and is not modelled") quote it. Build with -DSEAM_BUILD_BENCH=ON; run
 // build/bin/seam_rt_resume_bench.
@@ -20,6 +24,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <thread>
 #include <vector>
 
 using namespace seam::rt;
@@ -153,6 +158,41 @@ void afterCompile() {
     }
 }
 
+void afterHostWait() {
+  std::printf("5. host time of a cached compiled call after the host "
+              "waited W ms, the device idle\n   W (ms)  yield (us)  spin "
+              "(us)  sleep (us)\n");
+  Tensor X = randn({64, 64}, kAccel, 1), W = randn({64, 64}, kAccel, 2);
+  auto Step = compile([](Tensor X, Tensor W) {
+    Tensor G = matmul(gelu(matmul(X, W)).transpose(0, 1), X);
+    return W - G * 0.001;
+  });
+  for (int I = 0; I < 50; ++I)
+    W = Step(X, W);
+  synchronize();
+  for (double Ms : {0.0, 2.0, 5.0, 10.0, 20.0, 50.0}) {
+    std::printf("   %-7g", Ms);
+    for (int Mode = 0; Mode < 3; ++Mode) {
+      std::vector<double> Call;
+      for (int Round = 0; Round < 21; ++Round) {
+        synchronize();
+        auto Until = Clock::now() + std::chrono::microseconds(int(Ms * 1000));
+        if (Mode == 2)
+          std::this_thread::sleep_until(Until);
+        else
+          while (Clock::now() < Until)
+            if (Mode == 0)
+              std::this_thread::yield();
+        auto A = Clock::now();
+        W = Step(X, W);
+        Call.push_back(micros(A, Clock::now()));
+      }
+      std::printf(" %-11.1f", median(Call));
+    }
+    std::printf("\n");
+  }
+}
+
 } // namespace
 
 int main() {
@@ -160,4 +200,5 @@ int main() {
   afterKernel();
   afterHostWork();
   afterCompile();
+  afterHostWait();
 }

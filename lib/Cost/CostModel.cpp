@@ -353,10 +353,17 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
       Innermost && It != SyncsPerIteration.end() && It->second > 0.1)
     return;
   Resume.Cold = true;
+  std::string Source = " (host_cold_sync_us)";
+  if (&coldResumeParam(P, Resume) == &P.HostColdRegionUs) {
+    Source = " (host_cold_region_us";
+    if (double Us = coldResumeMicros(P, Resume); Us != P.HostColdRegionUs.Value)
+      Source += " x " + std::to_string(*Resume.NextOps) + " ops / " +
+                std::to_string(ResumeOps);
+    Source += ")";
+  }
   SF.F.Details.push_back(
-      "includes ~" + formatMicros(P.HostColdSyncUs.Value) +
-      " (host_cold_sync_us) because it runs " +
-      X.Innermost.phrase("iteration") +
+      "includes ~" + formatMicros(coldResumeMicros(P, Resume)) + Source +
+      " because it runs " + X.Innermost.phrase("iteration") +
       ": it waits behind several iterations' device work, and the host "
       "resumes with cold caches " +
       Tag);

@@ -39,9 +39,24 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
   if (R.SelectedElements && P.HostSelectUsPerElement.Value > 0)
     Idle += *R.SelectedElements * P.HostSelectUsPerElement.Value;
   Idle += afterCompileMicros(P, R);
-  if (R.Cold && P.HasCold)
-    Idle += P.HostColdSyncUs.Value;
+  Idle += coldResumeMicros(P, R);
   return Idle + hostWorkMicros(P, R);
+}
+
+const ProfileParam &coldResumeParam(const DeviceProfile &P,
+                                    const SyncResume &R) {
+  static const ProfileParam None{0, "not cold"};
+  if (!R.Cold || !P.HasCold)
+    return None;
+  return !R.NextEager && P.HasColdRegion ? P.HostColdRegionUs
+                                         : P.HostColdSyncUs;
+}
+
+double coldResumeMicros(const DeviceProfile &P, const SyncResume &R) {
+  const ProfileParam &Param = coldResumeParam(P, R);
+  if (&Param != &P.HostColdRegionUs || !R.NextOps || *R.NextOps <= ResumeOps)
+    return Param.Value;
+  return Param.Value * double(*R.NextOps) / double(ResumeOps);
 }
 
 double hostWorkMicros(const DeviceProfile &P, const SyncResume &R) {

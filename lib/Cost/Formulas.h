@@ -66,9 +66,22 @@ struct SyncResume {
 /// selection input's elements; plus the host work, `host_print_us x prints +
 /// host_print_tensor_us x tensors printed + host_element_us x host loop
 /// iterations + host_flush_us x flushes`; plus afterCompileMicros; when
-/// R.Cold and the profile has them, plus host_cold_sync_us, and
+/// R.Cold and the profile has them, plus coldResumeMicros, and
 /// host_cold_flush_us in place of host_flush_us.
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
+
+/// The term of syncIdleMicros for a cold sync (R.Cold): host_cold_region_us
+/// when the next launch is not an eager op and the profile has it, else
+/// host_cold_sync_us; 0 when the sync is not cold or the profile lacks the
+/// cold parameters.
+const ProfileParam &coldResumeParam(const DeviceProfile &P,
+                                    const SyncResume &R);
+
+/// What coldResumeParam adds to the idle: host_cold_region_us is measured
+/// with a four-op region (ResumeOps) and the cold host is slower per op it
+/// records, looks up and launches, so it scales with R.NextOps when more
+/// are known; host_cold_sync_us as it is.
+double coldResumeMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The term of syncIdleMicros for a sync whose work came from a compiling
 /// call (R.AfterCompile): host_after_compile_eager_us when the next launch

@@ -57,7 +57,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"host_after_compile_us", &DeviceProfile::HostAfterCompileUs},
       {"host_after_compile_eager_us", &DeviceProfile::HostAfterCompileEagerUs},
       {"host_cold_sync_us", &DeviceProfile::HostColdSyncUs},
-      {"host_cold_flush_us", &DeviceProfile::HostColdFlushUs}};
+      {"host_cold_flush_us", &DeviceProfile::HostColdFlushUs},
+      {"host_cold_region_us", &DeviceProfile::HostColdRegionUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -83,7 +84,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
                     F.Member == &DeviceProfile::HostAfterCompileUs ||
                     F.Member == &DeviceProfile::HostAfterCompileEagerUs ||
                     F.Member == &DeviceProfile::HostColdSyncUs ||
-                    F.Member == &DeviceProfile::HostColdFlushUs;
+                    F.Member == &DeviceProfile::HostColdFlushUs ||
+                    F.Member == &DeviceProfile::HostColdRegionUs;
     if (It == Params.end() && Optional) {
       P.*F.Member = {0, "not in this profile"};
       continue;
@@ -116,6 +118,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
     if (F.Member == &DeviceProfile::HostColdSyncUs ||
         F.Member == &DeviceProfile::HostColdFlushUs)
       P.HasCold = true;
+    if (F.Member == &DeviceProfile::HostColdRegionUs)
+      P.HasColdRegion = true;
     if (F.Member == &DeviceProfile::HostPrintUs ||
         F.Member == &DeviceProfile::HostPrintTensorUs ||
         F.Member == &DeviceProfile::HostElementUs ||

@@ -71,6 +71,11 @@ struct DeviceProfile {
   /// (HostColdFlushUs).
   ProfileParam HostColdSyncUs, HostColdFlushUs;
   bool HasCold = false;
+  /// Optional: what a cold sync adds when the host's next work is a
+  /// compiled call (recording, looking up and launching a region), in
+  /// place of HostColdSyncUs; used only with HasCold.
+  ProfileParam HostColdRegionUs;
+  bool HasColdRegion = false;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

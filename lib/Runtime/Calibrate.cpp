@@ -335,7 +335,7 @@ std::vector<Measurement> calibrate(int Repetitions) {
   // three times host_flush_us, while formatting without a flush costs
   // about what it costs warm (printed.cpp: ~1 us for a '\n' print after 25
   // steps, 10-60 us for one ending in std::endl after 50).
-  const int64_t DeepElems = int64_t(1) << 14;
+  const int64_t DeepElems = int64_t(1) << 16;
   Tensor Deep = randn({DeepElems}, kAccel, 13);
   auto DeepQueue = [&] {
     for (int K = 0; K < 256; ++K)
@@ -354,10 +354,23 @@ std::vector<Measurement> calibrate(int Repetitions) {
     FlushTo << "step " << ++Step << " loss " << V << std::endl;
     Op();
   };
+  // The same when the host's next work is a cached compiled call (as
+  // AfterCallBody): recording a region's ops, looking it up and launching
+  // it is more host code to run cold than one eager op.
+  const int64_t LongQueueElems = int64_t(1) << 20;
+  Tensor LongDeep = randn({LongQueueElems}, kAccel, 17);
+  const SourceSite ColdCallSite = SourceSite::current();
+  auto ColdCallBody = [&] {
+    for (int K = 0; K < 64; ++K)
+      LongDeep = LongDeep * 0.999;
+    (void)LongDeep.sum().item<float>(ColdCallSite);
+    Out = Next(One);
+  };
   std::vector<Sample> Cold =
       idleMicrosInTurn(std::max(N / 100, 15), {{ColdSite, ColdWaitBody},
-                                               {ColdFlushSite, ColdFlushBody}});
-  const Sample &ColdWait = Cold[0], &ColdFlush = Cold[1];
+                                               {ColdFlushSite, ColdFlushBody},
+                                               {ColdCallSite, ColdCallBody}});
+  const Sample &ColdWait = Cold[0], &ColdFlush = Cold[1], &ColdCall = Cold[2];
 
   // Bandwidth: one fused pass over 16M floats (read 64 MB, write 64 MB).
   const int64_t Elems = int64_t(1) << 24;
@@ -468,6 +481,13 @@ std::vector<Measurement> calibrate(int Repetitions) {
         "floats (32 MB streamed) before an eager op (" +
             us(ColdWait.Median) +
             "), minus the same behind one running kernel"),
+      M("host_cold_region_us",
+        std::max(0.0, ColdCall.Median - AfterCall.Median), ColdCall,
+        "median device idle after item() behind the same 256 ops when the "
+        "host's next work is a cached four-op compiled call (" +
+            us(ColdCall.Median) +
+            "), minus the same behind one running kernel (" +
+            us(AfterCall.Median) + ")"),
       M("host_cold_flush_us",
         std::max(0.0, ColdFlush.Median - ColdWait.Median - PrintUs), ColdFlush,
         "median device idle after item() behind the same 256 ops when the "

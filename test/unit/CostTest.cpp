@@ -247,6 +247,35 @@ TEST(CostFormula, SyncCold) {
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 2 + 4);
 }
 
+TEST(CostFormula, SyncColdRegion) {
+  DeviceProfile P = roundProfile();
+  P.HasCold = true;
+  P.HostColdSyncUs.Value = 7;
+  SyncResume R;
+  R.Cold = true;
+  R.NextOps = 4;
+  // Without host_cold_region_us, host_cold_sync_us stands for a compiled
+  // next launch too.
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 7);
+  P.HasColdRegion = true;
+  P.HostColdRegionUs.Value = 12;
+  EXPECT_EQ(&coldResumeParam(P, R), &P.HostColdRegionUs);
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 12);
+  // Measured with four ops: eight cost twice as much, fewer no less.
+  R.NextOps = 8;
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 24);
+  R.NextOps = 2;
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 12);
+  // An eager next launch resumes as host_cold_sync_us says.
+  R.NextEager = true;
+  EXPECT_EQ(&coldResumeParam(P, R), &P.HostColdSyncUs);
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 7);
+  // A warm sync adds neither.
+  R.Cold = false;
+  R.NextEager = false;
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 0);
+}
+
 TEST(CostFormula, RankBasis) {
   EXPECT_DOUBLE_EQ(rankBasisMicros(5000.0, 12, true, 1), 5000);
   EXPECT_DOUBLE_EQ(rankBasisMicros(std::nullopt, 12, false, 1), 12);
