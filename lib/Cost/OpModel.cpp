@@ -4,9 +4,12 @@
 #include "Flow/FunctionFlow.h"
 
 #include <cmath>
+#include <functional>
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -91,11 +94,279 @@ std::optional<std::string> parseTripHint(llvm::StringRef Text,
   return std::nullopt;
 }
 
+namespace {
+/// The function or lambda body that holds \p S.
+const Stmt *enclosingBody(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  for (int Depth = 0; Depth < 256 && !Parents.empty(); ++Depth) {
+    const DynTypedNode &P = Parents[0];
+    if (const auto *FD = P.get<FunctionDecl>())
+      return FD->getBody();
+    if (const auto *LE = P.get<LambdaExpr>())
+      return LE->getBody();
+    Parents = Ctx.getParents(P);
+  }
+  return nullptr;
+}
+
+/// `continue` in \p S that continues the loop \p S is the body of (not
+/// one nested in it).
+bool continuesLoop(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<ContinueStmt>(S))
+    return true;
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, LambdaExpr>(S))
+    return false;
+  for (const Stmt *C : S->children())
+    if (continuesLoop(C))
+      return true;
+  return false;
+}
+
+/// The step of counter \p V when \p S is `++V`, `V++`, `--V`, `V--`,
+/// `V += C` or `V -= C` with a constant C; 0 otherwise.
+int64_t stepOf(const Stmt *S, const VarDecl *V, ASTContext &Ctx) {
+  auto IsV = [&](const Expr *E) {
+    const auto *D = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return D && D->getDecl() == V;
+  };
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  if (!E)
+    return 0;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->isIncrementDecrementOp() && IsV(U->getSubExpr()))
+    return U->isIncrementOp() ? 1 : -1;
+  if (const auto *C = dyn_cast<CompoundAssignOperator>(E);
+      C && IsV(C->getLHS()) &&
+      (C->getOpcode() == BO_AddAssign || C->getOpcode() == BO_SubAssign)) {
+    Expr::EvalResult R;
+    if (!C->getRHS()->EvaluateAsInt(R, Ctx))
+      return 0;
+    std::optional<int64_t> N = R.Val.getInt().tryExtValue();
+    return N ? *N * (C->getOpcode() == BO_SubAssign ? -1 : 1) : 0;
+  }
+  return 0;
+}
+} // namespace
+
+/// `while (i < N) { ...; ++i; }` and `do { ...; ++i; } while (i < N)`: a
+/// local integer counter with a constant start, stepped by one statement
+/// of the body itself (not under a condition) by a constant, and only read
+/// anywhere else in its function, in a body with no `continue` that could
+/// skip the step. Returns the loop's trip count as a `for` loop with the
+/// same start, bound and step would have it (a do loop runs at least
+/// once).
+static std::optional<double> counterLoopTrips(const Stmt *Loop, ASTContext &Ctx,
+                                              const ParamValues *Params,
+                                              const TripHints *Trips) {
+  const Expr *CondE = nullptr;
+  const Stmt *Body = nullptr;
+  bool Do = false;
+  if (const auto *W = dyn_cast<WhileStmt>(Loop)) {
+    CondE = W->getCond();
+    Body = W->getBody();
+  } else if (const auto *D = dyn_cast<DoStmt>(Loop)) {
+    CondE = D->getCond();
+    Body = D->getBody();
+    Do = true;
+  }
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      CondE ? CondE->IgnoreParenImpCasts() : nullptr);
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Body);
+  if (!Cond || !Block || !Cond->isComparisonOp() || continuesLoop(Block))
+    return std::nullopt;
+  BinaryOperatorKind Op = Cond->getOpcode();
+  const Expr *Bound = Cond->getRHS();
+  const auto *Ref =
+      dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
+  if (!Ref || !isa<VarDecl>(Ref->getDecl())) {
+    Ref = dyn_cast<DeclRefExpr>(Cond->getRHS()->IgnoreParenImpCasts());
+    Bound = Cond->getLHS();
+    Op = Op == BO_GT   ? BO_LT
+         : Op == BO_GE ? BO_LE
+         : Op == BO_LT ? BO_GT
+         : Op == BO_LE ? BO_GE
+                       : Op;
+  }
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      !V->getType()->isIntegerType() || V->getType().isVolatileQualified() ||
+      !V->getInit())
+    return std::nullopt;
+  std::optional<int64_t> Start = intValue(V->getInit(), Ctx, Params, Trips);
+  std::optional<int64_t> End = intValue(Bound, Ctx, Params, Trips);
+  if (!Start || !End)
+    return std::nullopt;
+  const Stmt *StepStmt = nullptr;
+  int64_t Step = 0;
+  for (const Stmt *S : Block->body())
+    if (int64_t K = stepOf(S, V, Ctx)) {
+      if (StepStmt)
+        return std::nullopt;
+      StepStmt = S;
+      Step = K;
+    }
+  const Stmt *Fn = enclosingBody(Loop, Ctx);
+  if (!StepStmt || !Fn)
+    return std::nullopt;
+  // Every other use of the counter reads it.
+  bool OnlyReads = true;
+  std::function<void(const Stmt *)> Check = [&](const Stmt *S) {
+    if (!S || !OnlyReads || S == StepStmt)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        DRE && DRE->getDecl() == V) {
+      DynTypedNodeList Ps = Ctx.getParents(*DRE);
+      const auto *Cast = Ps.empty() ? nullptr : Ps[0].get<ImplicitCastExpr>();
+      OnlyReads = Cast && Cast->getCastKind() == CK_LValueToRValue;
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Check(C);
+  };
+  Check(Fn);
+  if (!OnlyReads)
+    return std::nullopt;
+  double Span, Count;
+  if (Step > 0) {
+    Span = static_cast<double>(*End) - static_cast<double>(*Start);
+    if (Op == BO_LE)
+      Span += 1;
+    else if (Op != BO_LT && Op != BO_NE)
+      return std::nullopt;
+    if (Op == BO_NE && Step != 1)
+      return std::nullopt;
+    Count = Span <= 0 ? 0.0 : std::ceil(Span / static_cast<double>(Step));
+  } else {
+    Span = static_cast<double>(*Start) - static_cast<double>(*End);
+    if (Op == BO_GE)
+      Span += 1;
+    else if (Op != BO_GT && Op != BO_NE)
+      return std::nullopt;
+    if (Op == BO_NE && Step != -1)
+      return std::nullopt;
+    Count = Span <= 0 ? 0.0 : std::ceil(Span / -static_cast<double>(Step));
+  }
+  return Do ? std::max(Count, 1.0) : Count;
+}
+
+/// `for (auto &B : Batches)` over a local `std::vector` (or any type with
+/// push_back) that starts empty and is filled only by `push_back` or
+/// `emplace_back` statements before the loop, each under loops of constant
+/// trip count and no condition: the elements those statements add. Any
+/// other use of the vector before the loop but `reserve`, `size` and
+/// `empty` leaves it unknown.
+static std::optional<double> filledSize(const CXXForRangeStmt *Range,
+                                        ASTContext &Ctx,
+                                        const ParamValues *Params,
+                                        const TripHints *Trips) {
+  const auto *Ref = dyn_cast_or_null<DeclRefExpr>(strip(Range->getRangeInit()));
+  const auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+      V->getType()->isReferenceType())
+    return std::nullopt;
+  // Default-constructed: no arguments, or an empty braced list.
+  if (const Expr *Init = V->getInit()) {
+    const auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
+    const auto *IL = dyn_cast<InitListExpr>(Init->IgnoreImplicit());
+    if (!(CE && CE->getNumArgs() == 0) && !(IL && IL->getNumInits() == 0))
+      return std::nullopt;
+  }
+  const Stmt *Fn = enclosingBody(Range, Ctx);
+  if (!Fn)
+    return std::nullopt;
+  SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation LoopAt = Range->getBeginLoc();
+  double Elements = 0;
+  bool Known = true;
+  // The times a push_back runs: the trip counts of the loops around it,
+  // none of them around the range loop, and no condition.
+  auto Runs = [&](const Stmt *S) -> std::optional<double> {
+    double N = 1;
+    DynTypedNodeList Ps = Ctx.getParents(*S);
+    for (int Depth = 0; Depth < 256 && !Ps.empty(); ++Depth) {
+      const DynTypedNode &P = Ps[0];
+      if (P.get<FunctionDecl>() || P.get<LambdaExpr>())
+        return N;
+      const Stmt *PS = P.get<Stmt>();
+      if (!PS)
+        return std::nullopt;
+      if (PS == Fn)
+        return N;
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(PS)) {
+        SourceRange R = PS->getSourceRange();
+        if (!SM.isBeforeInTranslationUnit(LoopAt, R.getBegin()) &&
+            !SM.isBeforeInTranslationUnit(R.getEnd(), LoopAt))
+          return std::nullopt; // a loop around the range loop too
+        std::optional<double> T = constantTripCount(PS, Ctx, Params, Trips);
+        if (!T)
+          return std::nullopt;
+        N *= *T;
+      } else if (!isa<CompoundStmt, ExprWithCleanups, MaterializeTemporaryExpr,
+                      CXXBindTemporaryExpr, ImplicitCastExpr>(PS)) {
+        return std::nullopt;
+      }
+      Ps = Ctx.getParents(P);
+    }
+    return std::nullopt;
+  };
+  std::function<void(const Stmt *)> Visit = [&](const Stmt *S) {
+    if (!S || !Known)
+      return;
+    if (S == Range)
+      return; // its own use, and what it runs
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+      const auto *Obj = dyn_cast_or_null<DeclRefExpr>(
+          MC->getImplicitObjectArgument()
+              ? MC->getImplicitObjectArgument()->IgnoreParenImpCasts()
+              : nullptr);
+      const CXXMethodDecl *M = MC->getMethodDecl();
+      if (Obj && Obj->getDecl() == V && M && M->getIdentifier()) {
+        StringRef Name = M->getName();
+        if (Name == "push_back" || Name == "emplace_back") {
+          if (!SM.isBeforeInTranslationUnit(MC->getBeginLoc(), LoopAt)) {
+            Known = false;
+            return;
+          }
+          std::optional<double> N = Runs(MC);
+          if (!N) {
+            Known = false;
+            return;
+          }
+          Elements += *N;
+        } else if (Name != "reserve" && Name != "size" && Name != "empty") {
+          Known = false;
+          return;
+        }
+        for (const Expr *A : MC->arguments())
+          Visit(A);
+        return;
+      }
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        DRE && DRE->getDecl() == V &&
+        SM.isBeforeInTranslationUnit(DRE->getBeginLoc(), LoopAt)) {
+      Known = false; // used otherwise before the loop
+      return;
+    }
+    for (const Stmt *C : S->children())
+      Visit(C);
+  };
+  Visit(Fn);
+  if (!Known)
+    return std::nullopt;
+  return Elements;
+}
+
 std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
                                         const ParamValues *Params,
                                         const TripHints *Trips) {
   if (std::optional<unsigned> Once = oneShotTrips(Loop, Ctx))
     return *Once;
+  if (isa<WhileStmt, DoStmt>(Loop))
+    return counterLoopTrips(Loop, Ctx, Params, Trips);
   if (const auto *For = dyn_cast<ForStmt>(Loop)) {
     // for (T i = A; i < B; ++i / i++ / i += C)
     const VarDecl *IV = nullptr;
@@ -198,6 +469,8 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
     if (const auto *AT =
             Ctx.getAsConstantArrayType(Range->getRangeInit()->getType()))
       return static_cast<double>(AT->getSize().getZExtValue());
+    if (std::optional<double> N = filledSize(Range, Ctx, Params, Trips))
+      return N;
   }
   return std::nullopt;
 }
