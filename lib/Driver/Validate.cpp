@@ -73,8 +73,9 @@ struct Predicted {
   /// --repeat runs, the median of the runs' predictions, and their spread.
   std::optional<double> Idle;
   double IdleSpread = 0;
-  /// Regions: pieces that launch per call.
-  unsigned PiecesPerCall = 0;
+  /// Regions: pieces that launch per call (expected, when guards decide
+  /// how many of the region's breaks run).
+  double PiecesPerCall = 0;
   std::string Name; ///< region name
   std::set<unsigned> Columns;
 };
@@ -88,6 +89,26 @@ struct Row {
   /// never-ran, unchecked
   std::string Status;
 };
+
+/// A region's pieces per call: one, and one more per break that runs, as
+/// the breaks' own counts have it (their guards counted: `if (k % 2 == 0)
+/// x.item()` in a loop of four breaks twice a call), when every break of
+/// the region has a count and no piece is empty; else the pieces with ops
+/// in them, every break taken to run.
+double piecesPerCall(const Report &R, const SummaryRow &S) {
+  if (!S.RunCalls || *S.RunCalls <= 0 || S.NonEmptyPieces != S.Pieces)
+    return S.NonEmptyPieces;
+  double Breaks = 0;
+  for (const Finding &F : R.Findings) {
+    const RuleInfo *Rule = findRule(F.RuleId);
+    if (!Rule || Rule->Is != Hazard::GraphBreak || F.Region != S.Name)
+      continue;
+    if (!F.Cost || !F.Cost->RunExecutions)
+      return S.NonEmptyPieces;
+    Breaks += *F.Cost->RunExecutions;
+  }
+  return 1 + Breaks / *S.RunCalls;
+}
 
 std::vector<Predicted> predictions(const Report &R) {
   std::map<std::tuple<std::string, unsigned, bool>, Predicted> ByLine;
@@ -158,7 +179,7 @@ std::vector<Predicted> predictions(const Report &R) {
     P.Rules.insert("region");
     P.Api = "compile";
     P.Name = S.Name;
-    P.PiecesPerCall += S.NonEmptyPieces;
+    P.PiecesPerCall += piecesPerCall(R, S);
     if (S.RunCalls && P.Executions) {
       *P.Executions += *S.RunCalls;
       P.Bound |= S.RunCallsBound;
