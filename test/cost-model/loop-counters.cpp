@@ -83,3 +83,18 @@ void unknown(torch::Tensor loss, bool skip, const std::vector<torch::Tensor> &gi
   // CHECK: :[[@LINE-1]]:35: warning: {{.*}} device idle per iteration
   // CHECK-NOT: iterations of the loop
 }
+
+// Guards over a counted loop's counter are counted by walking its values:
+// jointly, and with the loop's own step.
+void walked(torch::Tensor loss) {
+  for (int s = 0; s < 20; s += 2)
+    if (s > 0 && s % 4 == 0)
+      printf("%f", loss.item<float>());
+  // CHECK: :[[@LINE-1]]:25: warning: {{.*}} device idle per execution, 40% of iterations
+  // CHECK-NOT: cannot count
+  // CHECK: note: ~{{[0-9.]+ [mu]?s}} device idle per 10 iterations of the loop
+  for (int i = 0; i < 100; ++i)
+    if ((i + 1) % 25 == 0)
+      printf("%f", loss.item<float>());
+  // CHECK: :[[@LINE-1]]:25: warning: {{.*}} device idle per execution, every 25th iteration
+}
