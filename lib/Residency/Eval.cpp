@@ -47,6 +47,10 @@ bool ResidencyWalker::isContainer(QualType T) const {
 }
 
 bool ResidencyWalker::isModuleType(QualType T) const {
+  return isModuleTyped(Api, T);
+}
+
+bool isModuleTyped(const ApiModel &Api, QualType T) {
   if (T.isNull())
     return false;
   T = T.getNonReferenceType().getCanonicalType();
@@ -72,17 +76,21 @@ const VarDecl *ResidencyWalker::moduleVar(const Expr *Obj) const {
   if (!DRE)
     return nullptr;
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) ||
-      !isModuleType(VD->getType()))
+  if (!VD || !VD->hasLocalStorage() || !isModuleType(VD->getType()))
     return nullptr;
   return VD;
 }
 
 Residency ResidencyWalker::moduleResidency(const Expr *Obj) const {
-  if (const VarDecl *VD = moduleVar(Obj))
+  if (const VarDecl *VD = moduleVar(Obj)) {
     if (auto It = Cur.find(VD); It != Cur.end())
       return It->second.Where;
-  return Residency::Unknown; // members, globals, parameters
+    // A module parameter: where the modules the file passes it live.
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD))
+      if (std::optional<AbsValue> Origin = RC.paramOrigin(P))
+        return Origin->Where;
+  }
+  return Residency::Unknown; // members, globals, parameters nobody passes
 }
 
 AbsValue ResidencyWalker::evalDecl(const ValueDecl *D) const {

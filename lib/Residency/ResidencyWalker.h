@@ -35,6 +35,11 @@ using VarState = llvm::DenseMap<const clang::ValueDecl *, AbsValue>;
 
 class ResidencyWalker;
 
+/// A module: a class the pack names as one, by value, reference or
+/// std::shared_ptr/std::unique_ptr (what a module variable or parameter
+/// holds).
+bool isModuleTyped(const ApiModel &Api, clang::QualType T);
+
 /// Per-TU caches shared by all walkers.
 class ResidencyContext {
 public:

@@ -31,8 +31,9 @@ ResidencyContext::paramOrigin(const ParmVarDecl *P) const {
   auto It = ParamIn.find(P);
   if (It == ParamIn.end()) {
     const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
-    bool Recorded =
-        Api.isTensorType(P->getType()) || Api.isDeviceLikeType(P->getType());
+    bool Recorded = Api.isTensorType(P->getType()) ||
+                    Api.isDeviceLikeType(P->getType()) ||
+                    isModuleTyped(Api, P->getType());
     if (!Discovering && FD && Called.count(FD) && Recorded)
       return AbsValue{}; // called, but no argument evaluated yet: bottom
     return std::nullopt;
@@ -56,7 +57,9 @@ void ResidencyContext::recordArgs(const FunctionDecl *Callee,
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     if (I + FirstArg >= CE->getNumArgs() ||
-        !(Api.isTensorType(P->getType()) || Api.isDeviceLikeType(P->getType())))
+        !(Api.isTensorType(P->getType()) ||
+          Api.isDeviceLikeType(P->getType()) ||
+          isModuleTyped(Api, P->getType())))
       continue;
     AbsValue V = W.eval(CE->getArg(I + FirstArg));
     auto [It, New] = ParamIn.try_emplace(P, V);

@@ -243,6 +243,16 @@ void ResidencyWalker::trackOutParams(const CallExpr *CE) {
                          FD->getName()))
     return;
   unsigned Shift = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD);
+  // What a module's method writes back comes from its arguments and its
+  // parameters, which live where the module does (as what it returns:
+  // evalMemberCall): `net.forward(x)` with `forward(Tensor &x)`.
+  Residency Written = Residency::Unknown;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+    if (const auto *MD = MC->getMethodDecl();
+        MD && Api.isModuleClass(MD->getParent()))
+      if (Residency R = moduleResidency(MC->getImplicitObjectArgument());
+          R == Residency::Host || R == Residency::Device)
+        Written = R;
   for (unsigned I = 0; I < FD->getNumParams() && I + Shift < CE->getNumArgs();
        ++I) {
     QualType PT = FD->getParamDecl(I)->getType();
@@ -256,7 +266,7 @@ void ResidencyWalker::trackOutParams(const CallExpr *CE) {
     bool Container = isContainer(VD->getType());
     bool UserTensor = Api.isTensorType(VD->getType()) && !Api.isLibraryDecl(FD);
     if (Container || UserTensor)
-      Cur[VD].Where = join(Cur[VD].Where, Residency::Unknown);
+      Cur[VD].Where = join(Cur[VD].Where, Written);
   }
 }
 

@@ -165,6 +165,63 @@ void modules(int n, torch::Device device, torch::nn::Linear &given) {
   }
 }
 
+// A module parameter lives where the modules the file passes it live: a
+// trainer template called with a local module never moved runs on the
+// host; called with one moved to the device, on the device.
+template <typename M> float trainWith(M &model, int n) {
+  auto x = torch::ones({4});
+  float total = 0;
+  for (int i = 0; i < n; ++i)
+    total += model.forward(x).sum().template item<float>();
+  return total;
+}
+float stepHost(Tiny &model, int n) {
+  auto x = torch::ones({4});
+  float total = 0;
+  for (int i = 0; i < n; ++i)
+    total += model.forward(x).sum().item<float>();
+  return total;
+}
+float stepMoved(Tiny &model, int n) {
+  auto x = torch::ones({4});
+  float total = 0;
+  for (int i = 0; i < n; ++i)
+    total += model.forward(x).sum().item<float>();
+  // CHECK: :[[@LINE-1]]:37: warning: {{.*}} [seam-host-sync]
+  return total;
+}
+float moduleCallers(int n) {
+  Tiny host_model;
+  Tiny dev_model;
+  dev_model.to(torch::kCUDA);
+  return trainWith(host_model, n) + stepHost(host_model, n) +
+         stepMoved(dev_model, n);
+}
+
+// A module's method that writes back through a tensor reference writes
+// what it computes from its parameters: host for a module never moved.
+struct RefNet : torch::nn::Module {
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor forward(torch::Tensor &x) {
+    x = fc->forward(x);
+    return x;
+  }
+};
+void refForward(int n) {
+  RefNet host_net;
+  RefNet dev_net;
+  dev_net.to(torch::kCUDA);
+  for (int i = 0; i < n; ++i) {
+    auto x = torch::ones({4});
+    host_net.forward(x);
+    x.sum().item<float>();
+    auto y = torch::ones({4});
+    dev_net.forward(y);
+    y.sum().item<float>();
+    // CHECK: :[[@LINE-1]]:13: warning: {{.*}} [seam-host-sync]
+  }
+}
+
 // Pairs, tuples and structured bindings carry their tensors' residency.
 std::pair<torch::Tensor, torch::Tensor> host_pair() {
   auto a = torch::ones({2});
