@@ -138,7 +138,11 @@ std::optional<CountedFor> countedFor(const Stmt *S, ASTContext &Ctx) {
            (C->getOpcode() == BO_AddAssign || C->getOpcode() == BO_SubAssign))
     Out.Step = constant(C->getRHS(), Ctx).value_or(0) *
                (C->getOpcode() == BO_SubAssign ? -1 : 1);
-  if (!End || Out.Step == 0 || *End - *Start > (int64_t(1) << 20) ||
+  // Bounds and step within 2^40, so that no value walked overflows.
+  constexpr int64_t Far = int64_t(1) << 40;
+  auto Near = [&](int64_t V) { return V <= Far && V >= -Far; };
+  if (!End || Out.Step == 0 || !Near(Out.Step) || !Near(*Start) ||
+      !Near(*End) || *End - *Start > (int64_t(1) << 20) ||
       *Start - *End > (int64_t(1) << 20))
     return std::nullopt;
   Out.Start = *Start;

@@ -97,4 +97,12 @@ void walked(torch::Tensor loss) {
     if ((i + 1) % 25 == 0)
       printf("%f", loss.item<float>());
   // CHECK: :[[@LINE-1]]:25: warning: {{.*}} device idle per execution, every 25th iteration
+  // Steps and bounds too large to walk without overflow are not walked.
+  for (long long i = 0; i != 7; i += (1LL << 62))
+    if (i % 4 == 0)
+      printf("%f", loss.item<float>());
+  for (long long i = (1LL << 62); i < (1LL << 62) + 10; ++i)
+    if (i % 5 == 0)
+      printf("%f", loss.item<float>());
+  // CHECK: :[[@LINE-1]]:25: warning: {{.*}} every 5th iteration
 }
