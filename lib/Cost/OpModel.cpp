@@ -151,6 +151,25 @@ int64_t stepOf(const Stmt *S, const VarDecl *V, ASTContext &Ctx) {
 }
 } // namespace
 
+/// The trip count of a counter going from \p Start towards \p End by
+/// \p Step while `counter Op End` holds (Op one of <, <=, != counting up,
+/// >, >=, != counting down), as a `for` loop runs it; none for another Op
+/// or a zero step. In double: bounds near INT64_MIN/MAX must not overflow.
+static std::optional<double> stepTrips(int64_t Start, int64_t End,
+                                       BinaryOperatorKind Op, int64_t Step) {
+  if (Step == 0)
+    return std::nullopt;
+  bool Up = Step > 0;
+  double Span = Up ? static_cast<double>(End) - static_cast<double>(Start)
+                   : static_cast<double>(Start) - static_cast<double>(End);
+  if (Op == (Up ? BO_LE : BO_GE))
+    Span += 1;
+  else if (Op != (Up ? BO_LT : BO_GT) && Op != BO_NE)
+    return std::nullopt;
+  double Stride = Up ? static_cast<double>(Step) : -static_cast<double>(Step);
+  return Span <= 0 ? 0.0 : std::ceil(Span / Stride);
+}
+
 /// `while (i < N) { ...; ++i; }` and `do { ...; ++i; } while (i < N)`: a
 /// local integer counter with a constant start, stepped by one statement
 /// of the body itself (not under a condition) by a constant, and only read
@@ -229,27 +248,13 @@ static std::optional<double> counterLoopTrips(const Stmt *Loop, ASTContext &Ctx,
   Check(Fn);
   if (!OnlyReads)
     return std::nullopt;
-  double Span, Count;
-  if (Step > 0) {
-    Span = static_cast<double>(*End) - static_cast<double>(*Start);
-    if (Op == BO_LE)
-      Span += 1;
-    else if (Op != BO_LT && Op != BO_NE)
-      return std::nullopt;
-    if (Op == BO_NE && Step != 1)
-      return std::nullopt;
-    Count = Span <= 0 ? 0.0 : std::ceil(Span / static_cast<double>(Step));
-  } else {
-    Span = static_cast<double>(*Start) - static_cast<double>(*End);
-    if (Op == BO_GE)
-      Span += 1;
-    else if (Op != BO_GT && Op != BO_NE)
-      return std::nullopt;
-    if (Op == BO_NE && Step != -1)
-      return std::nullopt;
-    Count = Span <= 0 ? 0.0 : std::ceil(Span / -static_cast<double>(Step));
-  }
-  return Do ? std::max(Count, 1.0) : Count;
+  // `!=` ends the loop only when the counter lands on the bound.
+  if (Op == BO_NE && Step != 1 && Step != -1)
+    return std::nullopt;
+  std::optional<double> Count = stepTrips(*Start, *End, Op, Step);
+  if (!Count)
+    return std::nullopt;
+  return Do ? std::max(*Count, 1.0) : *Count;
 }
 
 /// `for (auto &B : Batches)` over a local `std::vector` (or any type with
@@ -408,24 +413,8 @@ std::optional<double> constantTripCount(const Stmt *Loop, ASTContext &Ctx,
              (C->getOpcode() == BO_AddAssign || C->getOpcode() == BO_SubAssign))
       Step = intValue(C->getRHS(), Ctx).value_or(0) *
              (C->getOpcode() == BO_SubAssign ? -1 : 1);
-    if (Step < 0) {
-      // Counting down: for (i = A; i > B; --i) or i >= B, i -= C.
-      double Span = static_cast<double>(*Start) - static_cast<double>(*End);
-      if (Op == BO_GE)
-        Span += 1;
-      else if (Op != BO_GT && Op != BO_NE)
-        return std::nullopt;
-      return Span <= 0 ? 0.0 : std::ceil(Span / -static_cast<double>(Step));
-    }
-    if (Step <= 0)
-      return std::nullopt;
-    // In double: bounds near INT64_MIN/MAX must not overflow.
-    double Span = static_cast<double>(*End) - static_cast<double>(*Start);
-    if (Op == BO_LE)
-      Span += 1;
-    else if (Op != BO_LT && Op != BO_NE)
-      return std::nullopt;
-    return Span <= 0 ? 0.0 : std::ceil(Span / static_cast<double>(Step));
+    // Counting down as well: for (i = A; i > B; --i) or i >= B, i -= C.
+    return stepTrips(*Start, *End, Op, Step);
   }
   if (const auto *Range = dyn_cast<CXXForRangeStmt>(Loop)) {
     // c10::irange(N) / irange(A, B), or a braced list / array of known size.
