@@ -148,13 +148,12 @@ void TUCosts::runsInProgram(const SiteFinding &SF, CostEstimate &E) {
     E.CallLastLine = SM.getExpansionLineNumber(S.Call->getEndLoc());
   }
   // A break happens only on the calls made inside a region.
-  if (std::optional<RunCount> Calls =
-          Runs.of(S.Node, hazardOf(SF.F.RuleId) == Hazard::GraphBreak))
-    if (std::optional<RunCount> Per =
-            Runs.perCall(S.Node, S.Call, S.Match.Loc)) {
-      E.RunExecutions = Calls->N * Per->N;
-      E.RunExecutionsBound = Calls->Bound || Per->Bound;
-    }
+  if (std::optional<RunCount> R =
+          Runs.runsOf(S.Node, S.Call, S.Match.Loc,
+                      hazardOf(SF.F.RuleId) == Hazard::GraphBreak)) {
+    E.RunExecutions = R->N;
+    E.RunExecutionsBound = R->Bound;
+  }
 }
 
 void TUCosts::estimateBreak(const SiteFinding &SF, CostEstimate &E) {

@@ -53,11 +53,9 @@ static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx,
   Expr::EvalResult R;
   if (E->EvaluateAsInt(R, Ctx))
     return R.Val.getInt().tryExtValue(); // none when it needs > 64 bits
-  if (Params)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
-      if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-        if (auto It = Params->find(PV); It != Params->end())
-          return It->second;
+  if (Params) // `steps`, `steps - 1` with the call's argument for steps
+    if (std::optional<int64_t> V = integerValue(E, Ctx, Params))
+      return V;
   // --trips: a bound read from a variable, parameter or member by name.
   if (Trips) {
     const Expr *S = E->IgnoreParenImpCasts();

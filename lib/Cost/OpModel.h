@@ -13,6 +13,7 @@
 #define SEAM_COST_OPMODEL_H
 
 #include "ApiModel/ApiModel.h"
+#include "Flow/ExecCount.h" // ParamValues
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
@@ -49,9 +50,6 @@ using ShapeHints = std::map<std::string, TensorSize>;
 /// Parses "name=4x1024[:f16]" into \p Hints; returns an error message.
 std::optional<std::string>
 parseShapeHint(llvm::StringRef Text, const ApiModel &Api, ShapeHints &Hints);
-
-/// Values of a function's parameters at one call (the constant arguments).
-using ParamValues = llvm::DenseMap<const clang::ParmVarDecl *, int64_t>;
 
 /// --trips hints: the name of a variable, parameter or member that a loop
 /// bound reads (`i < num_steps`, `i < cfg.epochs`) -> its value.

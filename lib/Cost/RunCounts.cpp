@@ -84,7 +84,7 @@ std::optional<RunCount> ProgramRuns::perCall(unsigned Node, const Stmt *Site,
   if (B && !N.Flow->reachable(B))
     return RunCount{0, false};
   RunCount C{1, false};
-  std::vector<LoopVisit> Loops = Regions.loopsAt(Node, Site, Loc);
+  std::vector<LoopVisit> Loops = Regions.loopsAt(Node, Site, Loc, Params);
   for (const LoopVisit &V : Loops) {
     C.Bound |= !V.Freq.Uncounted.empty();
     if (V.Freq.OncePerLoop) {
@@ -103,11 +103,25 @@ std::optional<RunCount> ProgramRuns::perCall(unsigned Node, const Stmt *Site,
     Outer = Loops.back().Loop->Natural ? Loops.back().Loop->Natural->Header
                                        : nullptr;
   if (N.Flow && Outer) {
-    Frequency F = frequencyOf(*N.Flow, Outer, nullptr, Ctx);
+    Frequency F = frequencyOf(*N.Flow, Outer, nullptr, Ctx, Params);
     C.Bound |= !F.Uncounted.empty();
     C.N *= F.PerIteration;
   }
   return C;
+}
+
+bool ProgramRuns::runs(unsigned Node, unsigned Caller,
+                       const CallSite &CS) const {
+  if (CS.IsLambdaDefinition && CS.IteratedBy.empty())
+    return false; // defining a lambda does not run it
+  // A caller nothing in the TU calls (compile()'s closure, invoked by the
+  // std::function holding it) adds nothing when the callee has callers
+  // that are counted (the holder's call resolves to it).
+  return !Callers[Caller].empty() || Nodes[Caller].FD->isMain() ||
+         llvm::none_of(Callers[Node], [&](std::pair<unsigned, unsigned> O) {
+           return !Nodes[O.first].Calls[O.second].IsLambdaDefinition &&
+                  (!Callers[O.first].empty() || Nodes[O.first].FD->isMain());
+         });
 }
 
 /// Calls of function \p Node in one run of the program; with \p InRegion,
@@ -131,28 +145,11 @@ std::optional<RunCount> ProgramRuns::of(unsigned Node, bool InRegion) {
   }
   for (auto [Caller, Call] : Callers[Node]) {
     const CallSite &CS = Nodes[Caller].Calls[Call];
-    if (CS.IsLambdaDefinition && CS.IteratedBy.empty())
-      continue; // defining a lambda does not run it
-    // A caller nothing in the TU calls (compile()'s closure, invoked by
-    // the std::function holding it) adds nothing when the callee has
-    // callers that are counted (the holder's call resolves to it).
-    if (Callers[Caller].empty() && !Nodes[Caller].FD->isMain() &&
-        llvm::any_of(Callers[Node], [&](std::pair<unsigned, unsigned> O) {
-          return !Nodes[O.first].Calls[O.second].IsLambdaDefinition &&
-                 (!Callers[O.first].empty() || Nodes[O.first].FD->isMain());
-        }))
+    if (!runs(Node, Caller, CS))
       continue;
-    std::optional<RunCount> Outer =
-        CS.IteratedBy.empty() ? of(Caller, InRegion) : std::nullopt;
-    std::optional<RunCount> Per =
-        Outer ? perCall(Caller, CS.Site, CS.Loc) : std::nullopt;
     std::optional<RunCount> Via =
-        Per ? RunCount{Outer->N * Per->N, Outer->Bound || Per->Bound}
-            : std::optional<RunCount>();
-    // A loop bounded by a parameter (`for (i = 0; i < n; ++i)`): count
-    // it at each call of the caller, with that call's constant arguments.
-    if (Outer && !Per)
-      Via = throughCallers(Caller, CS, InRegion);
+        CS.IteratedBy.empty() ? runsOf(Caller, CS.Site, CS.Loc, InRegion)
+                              : std::nullopt;
     if (!Via) {
       Total.reset();
       break;
@@ -165,6 +162,25 @@ std::optional<RunCount> ProgramRuns::of(unsigned Node, bool InRegion) {
   State[Node] = Done;
   Memo[Node] = Total;
   return Total;
+}
+
+std::optional<RunCount> ProgramRuns::runsOf(unsigned Node, const Stmt *Site,
+                                            SourceLocation Loc, bool InRegion) {
+  std::optional<RunCount> Calls = of(Node, InRegion);
+  if (!Calls)
+    return std::nullopt;
+  std::optional<RunCount> Per = perCall(Node, Site, Loc);
+  // A loop bounded by a parameter (`for (i = 0; i < n; ++i)`), or a guard
+  // that reads one (`i % every == 0`): count it at each call of the
+  // function, with that call's constant arguments.
+  if (!Per || Per->Bound)
+    if (std::optional<RunCount> Bound =
+            throughCallers(Node, Site, Loc, InRegion);
+        Bound && (!Per || !Bound->Bound))
+      return Bound;
+  if (!Per)
+    return std::nullopt;
+  return RunCount{Calls->N * Per->N, Calls->Bound || Per->Bound};
 }
 
 std::optional<std::vector<const Expr *>>
@@ -193,45 +209,108 @@ ProgramRuns::argumentsFor(const ParmVarDecl *P) const {
   return Args;
 }
 
-/// Runs of the call \p CS in \p Fn, summed over the calls of \p Fn, each
-/// with its constant arguments bound to \p Fn's parameters.
-std::optional<RunCount>
-ProgramRuns::throughCallers(unsigned Fn, const CallSite &CS, bool InRegion) {
+/// \p E without what passes a value through unchanged: implicit
+/// conversions, std::move and std::forward.
+static const Expr *forwarded(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = M->getSubExpr();
+      continue;
+    }
+    const auto *CE = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+    if (!FD || CE->getNumArgs() != 1 || !FD->isInStdNamespace() ||
+        !FD->getIdentifier() ||
+        (FD->getName() != "move" && FD->getName() != "forward"))
+      return E;
+    E = CE->getArg(0);
+  }
+  return E;
+}
+
+std::optional<std::vector<ProgramRuns::CallContext>>
+ProgramRuns::contextsOf(unsigned Fn, bool InRegion, unsigned Depth) {
   const FunctionDecl *FD = Nodes[Fn].FD;
-  if (FD->param_empty() || Nodes[Fn].IsRegionRoot || FD->isMain())
+  if (FD->isMain())
     return std::nullopt;
-  std::optional<RunCount> Total;
+  // A compiled function runs as often as the calls of its holder.
+  if (InRegion && Nodes[Fn].IsRegionRoot)
+    InRegion = false;
+  // Enough for any call chain a person writes by hand; bounded, so that a
+  // fan of wrappers cannot multiply the work without end.
+  constexpr size_t MaxContexts = 256;
+  std::vector<CallContext> Out;
   for (auto [Caller, Call] : Callers[Fn]) {
     const CallSite &In = Nodes[Caller].Calls[Call];
-    if (In.IsLambdaDefinition)
+    if (In.IsLambdaDefinition || !runs(Fn, Caller, In))
       continue;
     const auto *CE = dyn_cast_or_null<CallExpr>(In.Site);
     if (!CE || !In.IteratedBy.empty())
       return std::nullopt;
+    // The caller's own calls, each with its constants; or, where they
+    // cannot be told apart, all of them with none known.
+    std::vector<CallContext> From;
+    if (std::optional<std::vector<CallContext>> Up =
+            Depth && !Nodes[Caller].FD->isMain()
+                ? contextsOf(Caller, InRegion, Depth - 1)
+                : std::nullopt) {
+      for (CallContext &C : *Up) {
+        std::optional<RunCount> Per =
+            perCall(Caller, In.Site, In.Loc, &C.Params);
+        if (!Per)
+          return std::nullopt;
+        C.Calls = {C.Calls.N * Per->N, C.Calls.Bound || Per->Bound};
+        From.push_back(std::move(C));
+      }
+    } else if (std::optional<RunCount> Runs =
+                   runsOf(Caller, In.Site, In.Loc, InRegion)) {
+      From.push_back({*Runs, {}});
+    } else {
+      return std::nullopt;
+    }
     // A member operator call passes the object first.
     unsigned Shift =
         isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
-    ParamValues Params;
-    for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-      if (I + Shift >= CE->getNumArgs())
-        break;
-      Expr::EvalResult R;
-      const Expr *Arg = CE->getArg(I + Shift);
-      if (!Arg->isValueDependent() && Arg->EvaluateAsInt(R, Ctx))
-        if (std::optional<int64_t> V = R.Val.getInt().tryExtValue())
+    for (CallContext &C : From) {
+      // A lambda reads the parameters of the functions around it.
+      ParamValues Params = C.Params;
+      for (unsigned I = 0; I < FD->getNumParams(); ++I) {
+        if (I + Shift >= CE->getNumArgs())
+          break;
+        const Expr *Arg = forwarded(CE->getArg(I + Shift));
+        if (Arg->isValueDependent() || !Arg->getType()->isIntegerType())
+          continue;
+        if (std::optional<int64_t> V = integerValue(Arg, Ctx, &C.Params))
           Params[FD->getParamDecl(I)] = *V;
+      }
+      Out.push_back({C.Calls, std::move(Params)});
+      if (Out.size() > MaxContexts)
+        return std::nullopt;
     }
-    std::optional<RunCount> Outer = of(Caller, InRegion);
-    std::optional<RunCount> Calls =
-        Outer ? perCall(Caller, In.Site, In.Loc) : std::nullopt;
-    std::optional<RunCount> Per =
-        Calls ? perCall(Fn, CS.Site, CS.Loc, &Params) : std::nullopt;
+  }
+  if (Out.empty())
+    return std::nullopt; // nothing the TU counts calls it
+  return Out;
+}
+
+/// Runs of \p Site in \p Fn, summed over the calls of \p Fn, each with
+/// its constant arguments bound to \p Fn's parameters.
+std::optional<RunCount> ProgramRuns::throughCallers(unsigned Fn,
+                                                    const Stmt *Site,
+                                                    SourceLocation Loc,
+                                                    bool InRegion) {
+  std::optional<std::vector<CallContext>> Contexts =
+      contextsOf(Fn, InRegion, /*Depth=*/4);
+  if (!Contexts || Contexts->empty())
+    return std::nullopt;
+  RunCount Total;
+  for (const CallContext &C : *Contexts) {
+    std::optional<RunCount> Per = perCall(Fn, Site, Loc, &C.Params);
     if (!Per)
       return std::nullopt;
-    if (!Total)
-      Total = RunCount{0, false};
-    Total->N += Outer->N * Calls->N * Per->N;
-    Total->Bound |= Outer->Bound || Calls->Bound || Per->Bound;
+    Total.N += C.Calls.N * Per->N;
+    Total.Bound |= C.Calls.Bound || Per->Bound;
   }
   return Total;
 }

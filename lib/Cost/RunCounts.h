@@ -63,6 +63,15 @@ public:
   /// region and from plain code breaks only in the first).
   std::optional<RunCount> of(unsigned Node, bool InRegion = false);
 
+  /// Runs of \p Site, in function \p Node, in one run of the program
+  /// (with \p InRegion, only inside a compiled region): the function's
+  /// calls times the site's runs per call, or summed over the calls with
+  /// each call's constant arguments where a loop bound or guard reads a
+  /// parameter.
+  std::optional<RunCount> runsOf(unsigned Node, const clang::Stmt *Site,
+                                 clang::SourceLocation Loc,
+                                 bool InRegion = false);
+
   /// The argument each call of \p P's function passes for it: at calls the
   /// TU reads (a direct call, or `f(x)` through the holder of a compiled
   /// function), nullopt when one is made where the arguments are not in
@@ -72,10 +81,31 @@ public:
   argumentsFor(const clang::ParmVarDecl *P) const;
 
 private:
-  /// Runs of the call \p CS in \p Fn, summed over the calls of \p Fn, each
-  /// with its constant arguments bound to \p Fn's parameters.
-  std::optional<RunCount> throughCallers(unsigned Fn, const CallSite &CS,
+  /// Whether the call \p CS in \p Caller runs its callee \p Node when
+  /// counting: not a lambda's definition, nor compile()'s closure when
+  /// the holder's calls are counted.
+  bool runs(unsigned Node, unsigned Caller, const CallSite &CS) const;
+
+  /// Runs of \p Site in \p Fn, summed over the calls of \p Fn, each with
+  /// its constant arguments bound to \p Fn's parameters.
+  std::optional<RunCount> throughCallers(unsigned Fn, const clang::Stmt *Site,
+                                         clang::SourceLocation Loc,
                                          bool InRegion);
+
+  /// Calls of a function that pass the same constant arguments: how many,
+  /// and the values of its parameters (and of the parameters of the
+  /// functions around it that a lambda reads).
+  struct CallContext {
+    RunCount Calls;
+    ParamValues Params;
+  };
+
+  /// The calls of \p Fn grouped by the constants they pass, following an
+  /// argument that is the caller's own parameter (a forwarding wrapper,
+  /// compile()'s closure) up to \p Depth callers further; nullopt when a
+  /// call is made where its arguments are not in the source.
+  std::optional<std::vector<CallContext>> contextsOf(unsigned Fn, bool InRegion,
+                                                     unsigned Depth);
 
   enum Visit : uint8_t { Unvisited, InProgress, Done };
   const RegionModel &Regions;

@@ -24,21 +24,30 @@ const Expr *bare(const Expr *E) {
   return E;
 }
 
-std::optional<int64_t> constant(const Expr *E, ASTContext &Ctx) {
+/// \p E's value when it is a constant, or (with \p Params) one of the
+/// parameters bound there.
+std::optional<int64_t> constant(const Expr *E, ASTContext &Ctx,
+                                const ParamValues *Params = nullptr) {
   if (!E || E->isValueDependent())
     return std::nullopt;
   Expr::EvalResult R;
   if (E->EvaluateAsInt(R, Ctx))
     return R.Val.getInt().tryExtValue();
+  if (Params)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(bare(E)))
+      if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+        if (auto It = Params->find(PV); It != Params->end())
+          return It->second;
   return std::nullopt;
 }
 
 /// `X % N` with a constant N > 1: N.
-std::optional<int64_t> modulus(const Expr *E, ASTContext &Ctx) {
+std::optional<int64_t> modulus(const Expr *E, ASTContext &Ctx,
+                               const ParamValues *Params) {
   const auto *BO = dyn_cast_or_null<BinaryOperator>(bare(E));
   if (!BO || BO->getOpcode() != BO_Rem)
     return std::nullopt;
-  std::optional<int64_t> N = constant(BO->getRHS(), Ctx);
+  std::optional<int64_t> N = constant(BO->getRHS(), Ctx, Params);
   if (!N || *N < 2 || *N > (int64_t(1) << 40))
     return std::nullopt;
   return N;
@@ -104,14 +113,19 @@ bool mentions(const Stmt *S, const VarDecl *VD) {
   return false;
 }
 
+std::optional<int64_t> evaluateAt(const Expr *E, const VarDecl *VD, int64_t V,
+                                  ASTContext &Ctx, const ParamValues *Params);
+
 /// `for (T i = A; i < B; i += K)` with constant A, B and K (any of <, <=,
-/// >, >=, != and ++, --, +=, -=): the counter and the values it takes.
+/// >, >=, != and ++, --, +=, -=; a bound may be a parameter in \p Params):
+/// the counter and the values it takes.
 struct CountedFor {
   const VarDecl *Counter = nullptr;
   int64_t Start = 0, Step = 0, Trips = 0;
 };
 
-std::optional<CountedFor> countedFor(const Stmt *S, ASTContext &Ctx) {
+std::optional<CountedFor> countedFor(const Stmt *S, ASTContext &Ctx,
+                                     const ParamValues *Params) {
   const auto *For = dyn_cast_or_null<ForStmt>(S);
   if (!For)
     return std::nullopt;
@@ -122,12 +136,16 @@ std::optional<CountedFor> countedFor(const Stmt *S, ASTContext &Ctx) {
   Out.Counter = dyn_cast<VarDecl>(DS->getSingleDecl());
   if (!Out.Counter || !Out.Counter->getType()->isIntegerType())
     return std::nullopt;
-  std::optional<int64_t> Start = constant(Out.Counter->getInit(), Ctx);
+  std::optional<int64_t> Start = constant(Out.Counter->getInit(), Ctx, Params);
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       For->getCond() ? For->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Start || !Cond || varOf(Cond->getLHS()) != Out.Counter)
     return std::nullopt;
-  std::optional<int64_t> End = constant(Cond->getRHS(), Ctx);
+  // The bound: a constant, or arithmetic over constants and parameters.
+  std::optional<int64_t> End =
+      mentions(Cond->getRHS(), Out.Counter)
+          ? std::nullopt
+          : evaluateAt(Cond->getRHS(), Out.Counter, 0, Ctx, Params);
   const Expr *Inc =
       For->getInc() ? For->getInc()->IgnoreParenImpCasts() : nullptr;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
@@ -136,7 +154,7 @@ std::optional<CountedFor> countedFor(const Stmt *S, ASTContext &Ctx) {
   else if (const auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc);
            C && varOf(C->getLHS()) == Out.Counter &&
            (C->getOpcode() == BO_AddAssign || C->getOpcode() == BO_SubAssign))
-    Out.Step = constant(C->getRHS(), Ctx).value_or(0) *
+    Out.Step = constant(C->getRHS(), Ctx, Params).value_or(0) *
                (C->getOpcode() == BO_SubAssign ? -1 : 1);
   // Bounds and step within 2^40, so that no value walked overflows.
   constexpr int64_t Far = int64_t(1) << 40;
@@ -172,18 +190,20 @@ std::optional<CountedFor> countedFor(const Stmt *S, ASTContext &Ctx) {
 }
 
 /// \p E with the counter \p VD at \p V, for integer arithmetic,
-/// comparisons and logic over the counter and constants; nothing else.
+/// comparisons and logic over the counter, constants and the parameters
+/// in \p Params; nothing else.
 std::optional<int64_t> evaluateAt(const Expr *E, const VarDecl *VD, int64_t V,
-                                  ASTContext &Ctx) {
+                                  ASTContext &Ctx, const ParamValues *Params) {
   E = bare(E);
   if (!E)
     return std::nullopt;
   if (!mentions(E, VD))
-    return constant(E, Ctx);
-  if (varOf(E) == VD)
+    if (std::optional<int64_t> C = constant(E, Ctx, Params))
+      return C; // else arithmetic over the parameters, below
+  if (VD && varOf(E) == VD)
     return V;
   if (const auto *U = dyn_cast<UnaryOperator>(E)) {
-    std::optional<int64_t> X = evaluateAt(U->getSubExpr(), VD, V, Ctx);
+    std::optional<int64_t> X = evaluateAt(U->getSubExpr(), VD, V, Ctx, Params);
     if (!X)
       return std::nullopt;
     if (U->getOpcode() == UO_LNot)
@@ -195,14 +215,14 @@ std::optional<int64_t> evaluateAt(const Expr *E, const VarDecl *VD, int64_t V,
   const auto *BO = dyn_cast<BinaryOperator>(E);
   if (!BO)
     return std::nullopt;
-  std::optional<int64_t> A = evaluateAt(BO->getLHS(), VD, V, Ctx);
+  std::optional<int64_t> A = evaluateAt(BO->getLHS(), VD, V, Ctx, Params);
   if (!A)
     return std::nullopt;
   if (BO->getOpcode() == BO_LAnd && !*A)
     return 0;
   if (BO->getOpcode() == BO_LOr && *A)
     return 1;
-  std::optional<int64_t> B = evaluateAt(BO->getRHS(), VD, V, Ctx);
+  std::optional<int64_t> B = evaluateAt(BO->getRHS(), VD, V, Ctx, Params);
   if (!B)
     return std::nullopt;
   constexpr int64_t Big = int64_t(1) << 40; // no overflow in +, -, *
@@ -244,11 +264,11 @@ std::optional<int64_t> evaluateAt(const Expr *E, const VarDecl *VD, int64_t V,
 /// with i stepping by 2 from 0 to 20 runs 4 times in 10, which the guards
 /// counted one by one (9 in 10 times 1 in 4) would not say.
 std::optional<Frequency> walkedFrequency(const std::vector<Guard> &Guards,
-                                         const NaturalLoop *L,
-                                         ASTContext &Ctx) {
+                                         const NaturalLoop *L, ASTContext &Ctx,
+                                         const ParamValues *Params) {
   if (!L || Guards.empty())
     return std::nullopt;
-  std::optional<CountedFor> For = countedFor(L->Statement, Ctx);
+  std::optional<CountedFor> For = countedFor(L->Statement, Ctx, Params);
   if (!For || For->Trips < 2)
     return std::nullopt;
   for (const Guard &G : Guards)
@@ -260,7 +280,8 @@ std::optional<Frequency> walkedFrequency(const std::vector<Guard> &Guards,
     int64_t V = For->Start + I * For->Step;
     bool Runs = true;
     for (const Guard &G : Guards) {
-      std::optional<int64_t> C = evaluateAt(G.Condition, For->Counter, V, Ctx);
+      std::optional<int64_t> C =
+          evaluateAt(G.Condition, For->Counter, V, Ctx, Params);
       if (!C)
         return std::nullopt;
       Runs &= (*C != 0) == G.WhenTrue;
@@ -276,9 +297,16 @@ std::optional<Frequency> walkedFrequency(const std::vector<Guard> &Guards,
       Even &= I - Last == Gap;
     Last = I;
   }
-  if (Hits == 0)
-    return std::nullopt;
   Frequency Out;
+  if (Hits == 0) {
+    // Counting one call's runs (parameters bound): it does not run there.
+    // Otherwise the guards' own estimate stands (a line never reached is
+    // still a finding).
+    if (!Params)
+      return std::nullopt;
+    Out.PerIteration = 0;
+    return Out;
+  }
   if (Hits == 1) {
     Out.OncePerLoop = true;
     return Out;
@@ -298,7 +326,7 @@ struct GuardCount {
 
 GuardCount countGuard(const Guard &G, const NaturalLoop *L,
                       const llvm::DenseSet<const VarDecl *> &Counters,
-                      ASTContext &Ctx) {
+                      ASTContext &Ctx, const ParamValues *Params) {
   GuardCount Out;
   if (G.Switch)
     return Out;
@@ -320,7 +348,7 @@ GuardCount countGuard(const Guard &G, const NaturalLoop *L,
       Out.Nth = static_cast<unsigned>(N);
   };
   // `i % N` alone is true when it is not zero.
-  if (std::optional<int64_t> N = modulus(C, Ctx)) {
+  if (std::optional<int64_t> N = modulus(C, Ctx, Params)) {
     Side(1 - 1.0 / double(*N), *N);
     return Out;
   }
@@ -331,8 +359,8 @@ GuardCount countGuard(const Guard &G, const NaturalLoop *L,
   for (int Flip = 0; Flip < 2; ++Flip) {
     const Expr *A = Flip ? BO->getRHS() : BO->getLHS();
     const Expr *B = Flip ? BO->getLHS() : BO->getRHS();
-    if (std::optional<int64_t> N = modulus(A, Ctx)) {
-      std::optional<int64_t> K = constant(B, Ctx);
+    if (std::optional<int64_t> N = modulus(A, Ctx, Params)) {
+      std::optional<int64_t> K = constant(B, Ctx, Params);
       if (!K || *K < 0 || *K >= *N)
         return Out;
       double P = 1.0 / double(*N);
@@ -370,6 +398,11 @@ std::string ordinal(unsigned N) {
 
 } // namespace
 
+std::optional<int64_t> integerValue(const Expr *E, ASTContext &Ctx,
+                                    const ParamValues *Params) {
+  return evaluateAt(E, /*VD=*/nullptr, 0, Ctx, Params);
+}
+
 void Frequency::multiply(const Frequency &O) {
   // phrase() uses EveryNth only while it still equals 1 / PerIteration.
   EveryNth = (EveryNth && O.EveryNth) ? 0 : std::max(EveryNth, O.EveryNth);
@@ -401,7 +434,8 @@ std::string Frequency::phrase(llvm::StringRef Unit) const {
 }
 
 Frequency frequencyOf(const FunctionFlow &F, const CFGBlock *B,
-                      const NaturalLoop *L, ASTContext &Ctx) {
+                      const NaturalLoop *L, ASTContext &Ctx,
+                      const ParamValues *Params) {
   Frequency Out;
 
   if (!B)
@@ -409,10 +443,10 @@ Frequency frequencyOf(const FunctionFlow &F, const CFGBlock *B,
   static const llvm::DenseSet<const VarDecl *> None;
   const llvm::DenseSet<const VarDecl *> &Counters = L ? counters(F, *L) : None;
   std::vector<Guard> Guards = F.guardsOf(B, L);
-  if (std::optional<Frequency> Walked = walkedFrequency(Guards, L, Ctx))
+  if (std::optional<Frequency> Walked = walkedFrequency(Guards, L, Ctx, Params))
     return *Walked;
   for (const Guard &G : Guards) {
-    GuardCount C = countGuard(G, L, Counters, Ctx);
+    GuardCount C = countGuard(G, L, Counters, Ctx, Params);
 
     switch (C.Kind) {
     case GuardCount::Uncounted:

@@ -13,6 +13,8 @@
 
 #include "Flow/FunctionFlow.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <string>
 #include <vector>
 
@@ -40,10 +42,22 @@ struct Frequency {
   std::string phrase(llvm::StringRef Unit = "iteration") const;
 };
 
+/// Values of a function's parameters at one call (its constant arguments).
+using ParamValues = llvm::DenseMap<const clang::ParmVarDecl *, int64_t>;
+
+/// \p E's value when it is an integer constant expression or integer
+/// arithmetic (`+ - * / %`, comparisons, logic) over constants and the
+/// parameters in \p Params: `steps - 1` with `steps` bound to 30 is 29.
+std::optional<int64_t> integerValue(const clang::Expr *E,
+                                    clang::ASTContext &Ctx,
+                                    const ParamValues *Params);
+
 /// How often \p B runs per iteration of \p L (per call of the function
-/// when \p L is null).
+/// when \p L is null). With \p Params, a parameter bound there counts as
+/// its value in the loop's bounds and in the guards.
 Frequency frequencyOf(const FunctionFlow &F, const clang::CFGBlock *B,
-                      const NaturalLoop *L, clang::ASTContext &Ctx);
+                      const NaturalLoop *L, clang::ASTContext &Ctx,
+                      const ParamValues *Params = nullptr);
 
 } // namespace seam
 

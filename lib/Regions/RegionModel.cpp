@@ -714,7 +714,8 @@ bool RegionModel::runsRepeatedly(unsigned Node, const Stmt *Site,
 }
 
 std::vector<LoopVisit> RegionModel::loopsAt(unsigned Node, const Stmt *Site,
-                                            SourceLocation Loc) const {
+                                            SourceLocation Loc,
+                                            const ParamValues *Params) const {
   std::vector<LoopVisit> Out;
   const FunctionNode &N = Nodes[Node];
   if (!N.Flow || !Site)
@@ -755,7 +756,7 @@ std::vector<LoopVisit> RegionModel::loopsAt(unsigned Node, const Stmt *Site,
   const CFGBlock *Inner = B;
   for (unsigned K : Cycling) {
     const LoopInfo &L = N.Loops[K];
-    Out.push_back({&L, frequencyOf(*N.Flow, Inner, L.Natural, Ctx)});
+    Out.push_back({&L, frequencyOf(*N.Flow, Inner, L.Natural, Ctx, Params)});
     Inner = L.Natural->Header;
   }
   return Out;

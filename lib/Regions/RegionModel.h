@@ -158,9 +158,11 @@ public:
   SiteContext contextAt(unsigned Node, const clang::Stmt *Site,
                         clang::SourceLocation Loc) const;
   /// Loops around \p Site in function \p Node, innermost first, with how
-  /// often it runs per iteration of each.
+  /// often it runs per iteration of each (counting the parameters in
+  /// \p Params as their values there).
   std::vector<LoopVisit> loopsAt(unsigned Node, const clang::Stmt *Site,
-                                 clang::SourceLocation Loc) const;
+                                 clang::SourceLocation Loc,
+                                 const ParamValues *Params = nullptr) const;
   /// Whether loopsAt() would find any loop (cheaper: no guards counted).
   bool inAnyLoop(unsigned Node, const clang::Stmt *Site,
                  clang::SourceLocation Loc) const;

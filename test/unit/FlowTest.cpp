@@ -21,8 +21,8 @@ struct Parsed {
 /// Parses \p Body inside `void f(int n, bool flag)`.
 Parsed parse(const std::string &Body) {
   Parsed P;
-  std::string Code = "void mark();\nvoid f(int n, bool flag) {\n" + Body +
-                     "\n}\n";
+  std::string Code =
+      "void mark();\nvoid f(int n, bool flag) {\n" + Body + "\n}\n";
   P.AST = tooling::buildASTFromCodeWithArgs(
       Code, {"-std=c++17", "-resource-dir=" SEAM_CLANG_RESOURCE_DIR},
       "input.cpp");
@@ -51,16 +51,22 @@ unsigned loops(const std::string &Body) {
   return Flow ? Flow->loops().size() : ~0u;
 }
 
-/// How often each mark() runs per iteration of its innermost loop.
-std::vector<Frequency> counts(const std::string &Body) {
+/// How often each mark() runs per iteration of its innermost loop; with
+/// \p N, the parameter `n` bound to it.
+std::vector<Frequency> counts(const std::string &Body,
+                              std::optional<int64_t> N = std::nullopt) {
   Parsed P = parse(Body);
   auto Flow = FunctionFlow::build(P.F, P.AST->getASTContext());
+  ParamValues Params;
+  if (N)
+    Params[P.F->getParamDecl(0)] = *N;
   std::vector<Frequency> Out;
   for (const CallExpr *CE : P.Marks) {
     const CFGBlock *B = Flow->blockOf(CE);
     std::vector<unsigned> Ls = Flow->loopsAt(B);
     const NaturalLoop *L = Ls.empty() ? nullptr : &Flow->loops()[Ls.front()];
-    Out.push_back(frequencyOf(*Flow, B, L, P.AST->getASTContext()));
+    Out.push_back(frequencyOf(*Flow, B, L, P.AST->getASTContext(),
+                              N ? &Params : nullptr));
   }
   return Out;
 }
@@ -77,17 +83,16 @@ TEST(Flow, LoopsAreCycles) {
 }
 
 TEST(Flow, ExecutionCounts) {
-  std::vector<Frequency> F =
-      counts("for (int i = 0; i < n; ++i) {"
-             "  mark();"
-             "  if (i % 100 == 0) mark();"
-             "  if (i % 4 != 0) mark();"
-             "  if (i == 0) mark();"
-             "  if (flag) mark();"
-             "  if (i % 10 == 0 && flag) mark();"
-             "  if (i % 5) continue;"
-             "  mark();"
-             "}");
+  std::vector<Frequency> F = counts("for (int i = 0; i < n; ++i) {"
+                                    "  mark();"
+                                    "  if (i % 100 == 0) mark();"
+                                    "  if (i % 4 != 0) mark();"
+                                    "  if (i == 0) mark();"
+                                    "  if (flag) mark();"
+                                    "  if (i % 10 == 0 && flag) mark();"
+                                    "  if (i % 5) continue;"
+                                    "  mark();"
+                                    "}");
   ASSERT_EQ(F.size(), 7u);
   EXPECT_EQ(F[0].phrase(), "every iteration");
   EXPECT_TRUE(F[0].Uncounted.empty());
@@ -100,6 +105,35 @@ TEST(Flow, ExecutionCounts) {
   EXPECT_DOUBLE_EQ(F[5].PerIteration, 0.1);
   EXPECT_EQ(F[5].Uncounted.size(), 1u);
   EXPECT_EQ(F[6].phrase(), "every 5th iteration");
+}
+
+// A parameter bound to one call's argument: the loop is walked with it.
+TEST(Flow, ExecutionCountsWithParameters) {
+  const std::string Body = "for (int i = 0; i < n; ++i) {"
+                           "  if (i > 0 && i % 7 == 0) mark();"
+                           "  if (i % 4 == n % 4) mark();"
+                           "}"
+                           "for (int j = 0; j < 10; ++j)"
+                           "  if (j % n == 0) mark();"
+                           "for (int k = 0; k < n - 1; ++k)"
+                           "  if (k % 2 == 0 && k > n / 2) mark();";
+  std::vector<Frequency> Free = counts(Body);
+  ASSERT_EQ(Free.size(), 4u);
+  EXPECT_EQ(Free[0].Uncounted.size(), 1u); // i > 0
+  EXPECT_EQ(Free[1].Uncounted.size(), 1u);
+  EXPECT_EQ(Free[2].Uncounted.size(), 1u);
+  std::vector<Frequency> At30 = counts(Body, 30);
+  ASSERT_EQ(At30.size(), 4u);
+  EXPECT_TRUE(At30[0].Uncounted.empty());
+  EXPECT_DOUBLE_EQ(At30[0].PerIteration, 4.0 / 30); // 7, 14, 21, 28
+  EXPECT_DOUBLE_EQ(At30[1].PerIteration, 7.0 / 30); // 2, 6, ..., 26
+  EXPECT_TRUE(At30[2].OncePerLoop);                 // j = 0 alone
+  EXPECT_DOUBLE_EQ(At30[3].PerIteration, 7.0 / 29); // 16, 18, ..., 28
+  std::vector<Frequency> At3 = counts(Body, 3);
+  ASSERT_EQ(At3.size(), 4u);
+  EXPECT_DOUBLE_EQ(At3[0].PerIteration, 0); // i < 3: never
+  EXPECT_TRUE(At3[0].Uncounted.empty());
+  EXPECT_DOUBLE_EQ(At3[2].PerIteration, 4.0 / 10); // 0, 3, 6, 9
 }
 
 } // namespace
