@@ -44,7 +44,7 @@ ProgramRuns::ProgramRuns(const RegionModel &Regions, ASTContext &Ctx,
     : Regions(Regions), Ctx(Ctx), Trips(Trips), Nodes(Regions.functions()),
       Callers(Nodes.size()), State(Nodes.size(), Unvisited),
       RegionState(Nodes.size(), Unvisited), Memo(Nodes.size()),
-      RegionMemo(Nodes.size()) {
+      RegionMemo(Nodes.size()), Locals(Nodes.size()) {
   for (unsigned I = 0; I < Nodes.size(); ++I) {
     const std::vector<CallSite> &Calls = Nodes[I].Calls;
     for (unsigned C = 0; C < Calls.size(); ++C) {
@@ -84,6 +84,9 @@ std::optional<RunCount> ProgramRuns::perCall(unsigned Node, const Stmt *Site,
   if (B && !N.Flow->reachable(B))
     return RunCount{0, false};
   RunCount C{1, false};
+  ParamValues Known = Params ? *Params : ParamValues();
+  bindLocals(localsOf(Node), Ctx, Known);
+  Params = &Known;
   std::vector<LoopVisit> Loops = Regions.loopsAt(Node, Site, Loc, Params);
   for (const LoopVisit &V : Loops) {
     C.Bound |= !V.Freq.Uncounted.empty();
@@ -108,6 +111,12 @@ std::optional<RunCount> ProgramRuns::perCall(unsigned Node, const Stmt *Site,
     C.N *= F.PerIteration;
   }
   return C;
+}
+
+const std::vector<const VarDecl *> &ProgramRuns::localsOf(unsigned Node) const {
+  if (!Locals[Node])
+    Locals[Node] = unchangedLocals(Nodes[Node].FD, Ctx);
+  return *Locals[Node];
 }
 
 bool ProgramRuns::runs(unsigned Node, unsigned Caller,
@@ -273,17 +282,22 @@ ProgramRuns::contextsOf(unsigned Fn, bool InRegion, unsigned Depth) {
     unsigned Shift =
         isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (CallContext &C : From) {
-      // A lambda reads the parameters of the functions around it.
-      ParamValues Params = C.Params;
+      // A lambda reads the parameters and locals of the functions around
+      // it; an argument, the caller's.
+      ParamValues Params = std::move(C.Params);
+      bindLocals(localsOf(Caller), Ctx, Params);
+      llvm::SmallVector<std::pair<const VarDecl *, int64_t>, 4> Args;
       for (unsigned I = 0; I < FD->getNumParams(); ++I) {
         if (I + Shift >= CE->getNumArgs())
           break;
         const Expr *Arg = forwarded(CE->getArg(I + Shift));
         if (Arg->isValueDependent() || !Arg->getType()->isIntegerType())
           continue;
-        if (std::optional<int64_t> V = integerValue(Arg, Ctx, &C.Params))
-          Params[FD->getParamDecl(I)] = *V;
+        if (std::optional<int64_t> V = integerValue(Arg, Ctx, &Params))
+          Args.push_back({FD->getParamDecl(I), *V});
       }
+      for (auto [P, V] : Args)
+        Params.Vars[P] = V;
       Out.push_back({C.Calls, std::move(Params)});
       if (Out.size() > MaxContexts)
         return std::nullopt;

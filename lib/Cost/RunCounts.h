@@ -53,7 +53,8 @@ public:
               const TripHints *Trips);
 
   /// Runs of \p Site per call of its function \p Node (whose parameters
-  /// have \p Params, when known).
+  /// have \p Params, when known), reading the function's unchanged locals'
+  /// values (`int steps = 30;`) as constants.
   std::optional<RunCount> perCall(unsigned Node, const clang::Stmt *Site,
                                   clang::SourceLocation Loc,
                                   const ParamValues *Params = nullptr) const;
@@ -107,6 +108,9 @@ private:
   std::optional<std::vector<CallContext>> contextsOf(unsigned Fn, bool InRegion,
                                                      unsigned Depth);
 
+  /// Node's locals that nothing changes after their declaration.
+  const std::vector<const clang::VarDecl *> &localsOf(unsigned Node) const;
+
   enum Visit : uint8_t { Unvisited, InProgress, Done };
   const RegionModel &Regions;
   clang::ASTContext &Ctx;
@@ -115,6 +119,8 @@ private:
   std::vector<std::vector<std::pair<unsigned, unsigned>>> Callers;
   std::vector<Visit> State, RegionState;
   std::vector<std::optional<RunCount>> Memo, RegionMemo;
+  mutable std::vector<std::optional<std::vector<const clang::VarDecl *>>>
+      Locals;
 };
 
 } // namespace seam

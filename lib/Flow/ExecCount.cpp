@@ -3,6 +3,7 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cmath>
 
@@ -33,11 +34,21 @@ std::optional<int64_t> constant(const Expr *E, ASTContext &Ctx,
   Expr::EvalResult R;
   if (E->EvaluateAsInt(R, Ctx))
     return R.Val.getInt().tryExtValue();
-  if (Params)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(bare(E)))
-      if (const auto *PV = dyn_cast<ParmVarDecl>(DRE->getDecl()))
-        if (auto It = Params->find(PV); It != Params->end())
-          return It->second;
+  if (!Params)
+    return std::nullopt;
+  E = bare(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (auto It = Params->Vars.find(V); It != Params->Vars.end())
+        return It->second;
+  // `cfg.steps` with cfg an unchanged local.
+  if (const auto *ME = dyn_cast<MemberExpr>(E); ME && !ME->isArrow())
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+          if (auto It = Params->Fields.find({V, F}); It != Params->Fields.end())
+            return It->second;
   return std::nullopt;
 }
 
@@ -401,6 +412,85 @@ std::string ordinal(unsigned N) {
 std::optional<int64_t> integerValue(const Expr *E, ASTContext &Ctx,
                                     const ParamValues *Params) {
   return evaluateAt(E, /*VD=*/nullptr, 0, Ctx, Params);
+}
+
+std::vector<const VarDecl *> unchangedLocals(const FunctionDecl *FD,
+                                             ASTContext &Ctx) {
+  std::vector<const VarDecl *> Out;
+  const Stmt *Body = FD ? FD->getBody() : nullptr;
+  if (!Body)
+    return Out;
+  std::vector<const VarDecl *> Candidates;
+  llvm::SmallVector<const Stmt *, 32> Work{Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue; // a lambda's locals belong to its own body
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *V = dyn_cast<VarDecl>(D);
+            V && V->hasLocalStorage() && V->hasInit() &&
+            !V->getType().isVolatileQualified() &&
+            !V->getType()->isReferenceType() &&
+            (V->getType()->isIntegerType() ||
+             V->getType()->getAsStructureType()))
+          Candidates.push_back(V);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  if (Candidates.empty())
+    return Out;
+  ExprMutationAnalyzer Mutations(*Body, Ctx);
+  for (const VarDecl *V : Candidates)
+    if (!Mutations.isMutated(V))
+      Out.push_back(V);
+  // In source order, so that one local's initializer can read another.
+  llvm::sort(Out, [&](const VarDecl *A, const VarDecl *B) {
+    return Ctx.getSourceManager().isBeforeInTranslationUnit(A->getLocation(),
+                                                            B->getLocation());
+  });
+  return Out;
+}
+
+void bindLocals(llvm::ArrayRef<const VarDecl *> Locals, ASTContext &Ctx,
+                ParamValues &Values) {
+  auto ValueOf = [&](const Expr *E) -> std::optional<int64_t> {
+    if (const auto *D = dyn_cast_or_null<CXXDefaultInitExpr>(E))
+      E = D->getExpr();
+    if (!E || !E->getType()->isIntegerType())
+      return std::nullopt;
+    return integerValue(E, Ctx, &Values);
+  };
+  for (const VarDecl *V : Locals) {
+    const Expr *Init = V->getInit()->IgnoreImplicit();
+    if (V->getType()->isIntegerType()) {
+      if (std::optional<int64_t> X = ValueOf(Init))
+        Values.Vars[V] = *X;
+      continue;
+    }
+    const auto *RD = V->getType()->getAsCXXRecordDecl();
+    if (!RD || RD->isUnion() || !RD->hasDefinition() || RD->getNumBases())
+      continue;
+    const auto *List = dyn_cast<InitListExpr>(Init);
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(Init)) {
+      // Only a constructor that runs no code of its own: the members keep
+      // the initializers written in the struct.
+      const CXXConstructorDecl *Ctor = CE->getConstructor();
+      if (!Ctor->isDefaultConstructor() ||
+          !(Ctor->isTrivial() || Ctor->isDefaulted()))
+        continue;
+    } else if (!List) {
+      continue;
+    }
+    for (const FieldDecl *F : RD->fields()) {
+      unsigned I = F->getFieldIndex();
+      const Expr *E =
+          List ? (I < List->getNumInits() ? List->getInit(I) : nullptr)
+               : F->getInClassInitializer();
+      if (std::optional<int64_t> X = ValueOf(E))
+        Values.Fields[{V, F}] = *X;
+    }
+  }
 }
 
 void Frequency::multiply(const Frequency &O) {

@@ -13,6 +13,7 @@
 
 #include "Flow/FunctionFlow.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <string>
@@ -42,8 +43,29 @@ struct Frequency {
   std::string phrase(llvm::StringRef Unit = "iteration") const;
 };
 
-/// Values of a function's parameters at one call (its constant arguments).
-using ParamValues = llvm::DenseMap<const clang::ParmVarDecl *, int64_t>;
+/// Integer values known at one call of a function: its parameters (the
+/// constant arguments of that call), and the locals it never changes after
+/// initializing them (`int steps = 30;`), whole or by field (`Config cfg;`
+/// with `int epochs = 3;` in the struct).
+struct ParamValues {
+  llvm::DenseMap<const clang::VarDecl *, int64_t> Vars;
+  llvm::DenseMap<std::pair<const clang::VarDecl *, const clang::FieldDecl *>,
+                 int64_t>
+      Fields;
+};
+
+/// The locals of \p FD (integers and structs) that nothing changes after
+/// their declaration: no assignment, increment, non-const reference,
+/// pointer or non-const method reaches them (Clang's ExprMutationAnalyzer).
+std::vector<const clang::VarDecl *>
+unchangedLocals(const clang::FunctionDecl *FD, clang::ASTContext &Ctx);
+
+/// Binds in \p Values each of \p Locals whose initializer is a constant, or
+/// arithmetic over the values already bound: an integer to its value, a
+/// struct's integer fields to their initializers (an aggregate's braces, or
+/// the member initializers a defaulted constructor leaves).
+void bindLocals(llvm::ArrayRef<const clang::VarDecl *> Locals,
+                clang::ASTContext &Ctx, ParamValues &Values);
 
 /// \p E's value when it is an integer constant expression or integer
 /// arithmetic (`+ - * / %`, comparisons, logic) over constants and the

@@ -59,7 +59,7 @@ std::vector<Frequency> counts(const std::string &Body,
   auto Flow = FunctionFlow::build(P.F, P.AST->getASTContext());
   ParamValues Params;
   if (N)
-    Params[P.F->getParamDecl(0)] = *N;
+    Params.Vars[P.F->getParamDecl(0)] = *N;
   std::vector<Frequency> Out;
   for (const CallExpr *CE : P.Marks) {
     const CFGBlock *B = Flow->blockOf(CE);
@@ -134,6 +134,52 @@ TEST(Flow, ExecutionCountsWithParameters) {
   EXPECT_DOUBLE_EQ(At3[0].PerIteration, 0); // i < 3: never
   EXPECT_TRUE(At3[0].Uncounted.empty());
   EXPECT_DOUBLE_EQ(At3[2].PerIteration, 4.0 / 10); // 0, 3, 6, 9
+}
+
+TEST(Flow, UnchangedLocalsCountAsTheirValues) {
+  // Parsed inside `void f(int n, bool flag)`; n is bound to 12.
+  Parsed P = parse("struct Cfg { int steps = 20; int every = 5; int seed; };"
+                   "void take(int &); void look(const int &);"
+                   "int steps = 30; int twice = n * 2; int bumped = 4;"
+                   "int shared = 6; int read = 7; int captured = 8;"
+                   "Cfg cfg; Cfg edited; Cfg braced{9};"
+                   "bumped += 1; take(shared); look(read);"
+                   "edited.every = 3;"
+                   "auto g = [&] { captured = 1; }; g();");
+  ASSERT_TRUE(P.F);
+  ASTContext &Ctx = P.AST->getASTContext();
+  std::vector<const VarDecl *> Locals = unchangedLocals(P.F, Ctx);
+  std::vector<std::string> Names;
+  for (const VarDecl *V : Locals)
+    Names.push_back(V->getNameAsString());
+  EXPECT_EQ(Names, (std::vector<std::string>{"steps", "twice", "read", "cfg",
+                                             "braced"}));
+  ParamValues Values;
+  Values.Vars[P.F->getParamDecl(0)] = 12;
+  bindLocals(Locals, Ctx, Values);
+  auto Var = [&](const VarDecl *V) -> std::optional<int64_t> {
+    auto It = Values.Vars.find(V);
+    return It == Values.Vars.end() ? std::nullopt
+                                   : std::optional<int64_t>(It->second);
+  };
+  EXPECT_EQ(Var(Locals[0]), 30);
+  EXPECT_EQ(Var(Locals[1]), 24); // n * 2
+  EXPECT_EQ(Var(Locals[2]), 7);
+  auto Field = [&](const VarDecl *V,
+                   llvm::StringRef Name) -> std::optional<int64_t> {
+    for (const FieldDecl *F : V->getType()->getAsCXXRecordDecl()->fields())
+      if (F->getName() == Name) {
+        auto It = Values.Fields.find({V, F});
+        if (It != Values.Fields.end())
+          return It->second;
+      }
+    return std::nullopt;
+  };
+  EXPECT_EQ(Field(Locals[3], "steps"), 20); // the member initializers
+  EXPECT_EQ(Field(Locals[3], "every"), 5);
+  EXPECT_EQ(Field(Locals[3], "seed"), std::nullopt); // none written
+  EXPECT_EQ(Field(Locals[4], "steps"), 9);           // the braces
+  EXPECT_EQ(Field(Locals[4], "every"), 5);
 }
 
 } // namespace

@@ -8,6 +8,9 @@
 // own arguments and predict every line's executions exactly. A compiled
 // lambda whose loop reads its parameter is counted through the calls of
 // its holder, which forward the argument through compile()'s closure.
+// Locals that nothing changes after their declaration (`int Batches = 8;`,
+// a `Schedule` whose members have initializers) count as their values, in
+// loop bounds, guards and arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +24,13 @@ static float train(Tensor &W, const Tensor &X, int Steps, int Every) {
   float Last = 0;
   for (int S = 0; S < Steps; ++S) {
     W = W - X * 0.01f;
-    Last = W.mean().item<float>(); // 30 x 2 + 12 = 72
+    Last = W.mean().item<float>(); // 30 x 2 + 12 + 8 = 80
     if (S > 0 && S % 7 == 0)
-      std::cout << W.sum().item<float>() << "\n"; // 4 x 2 + 1 = 9
+      std::cout << W.sum().item<float>() << "\n"; // 4 x 2 + 1 + 1 = 10
     if (S == Steps - 1)
-      Last += W.max().item<float>(); // 1 x 2 + 1 = 3
+      Last += W.max().item<float>(); // 1 x 2 + 1 + 1 = 4
     if (S % Every == 0)
-      Last += W.min().item<float>(); // 6 x 2 + 3 = 15
+      Last += W.min().item<float>(); // 6 x 2 + 3 + 2 = 17
   }
   return Last;
 }
@@ -39,6 +42,11 @@ static float evaluate(const Tensor &W, int Batches) {
       Sum += (W * float(B)).sum().item<float>(); // 10 / 3 -> 4 (0, 3, 6, 9)
   return Sum;
 }
+
+struct Schedule {
+  int Epochs = 3;
+  int LogEvery = 4;
+};
 
 int main() {
   Tensor X = randn({4096}, kAccel, 1);
@@ -56,5 +64,12 @@ int main() {
   });
   for (int R = 0; R < 5; ++R)
     L += Refine(W, 4).sum().item<float>();
+  Schedule Sched;
+  int Batches = 8;
+  for (int E = 0; E < Sched.Epochs; ++E)
+    for (int B = 0; B < Batches; ++B)
+      if (B % Sched.LogEvery == 0)
+        L += W.sum().item<float>(); // 3 x 2 = 6
+  L += train(W, X, Batches, Sched.LogEvery);
   std::cout << "params " << L << "\n";
 }
