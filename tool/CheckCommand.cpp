@@ -128,8 +128,10 @@ private:
                    "Trip-count hint NAME=COUNT: a loop whose bound reads "
                    "the variable, parameter or member NAME (i < num_steps, "
                    "i < cfg.epochs(), for (auto &b : *loader)) runs COUNT "
-                   "times, for execution counts and totals. Repeatable; "
-                   "beats Trips in .seam.yaml");
+                   "times, for execution counts and totals, where the "
+                   "source does not give its value (a constant, a local "
+                   "nothing changes, a call's constant argument). "
+                   "Repeatable; beats Trips in .seam.yaml");
     Cmd.add_flag("--summary", Opts.Summary,
                  "After the results, print a table of compiled regions and "
                  "hot loops ranked by estimated cost (text format)");
