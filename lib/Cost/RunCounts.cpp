@@ -44,7 +44,8 @@ ProgramRuns::ProgramRuns(const RegionModel &Regions, ASTContext &Ctx,
     : Regions(Regions), Ctx(Ctx), Trips(Trips), Nodes(Regions.functions()),
       Callers(Nodes.size()), State(Nodes.size(), Unvisited),
       RegionState(Nodes.size(), Unvisited), Memo(Nodes.size()),
-      RegionMemo(Nodes.size()), Locals(Nodes.size()) {
+      RegionMemo(Nodes.size()), Locals(Nodes.size()), Contexts(Nodes.size()),
+      RegionContexts(Nodes.size()) {
   for (unsigned I = 0; I < Nodes.size(); ++I) {
     const std::vector<CallSite> &Calls = Nodes[I].Calls;
     for (unsigned C = 0; C < Calls.size(); ++C) {
@@ -192,6 +193,16 @@ std::optional<RunCount> ProgramRuns::runsOf(unsigned Node, const Stmt *Site,
   return RunCount{Calls->N * Per->N, Calls->Bound || Per->Bound};
 }
 
+/// The argument \p CE passes for parameter \p I of its callee \p FD (a
+/// member operator call passes the object first); null when the call
+/// passes fewer.
+static const Expr *argumentAt(const CallExpr *CE, const FunctionDecl *FD,
+                              unsigned I) {
+  unsigned Shift =
+      isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
+  return I + Shift < CE->getNumArgs() ? CE->getArg(I + Shift) : nullptr;
+}
+
 std::optional<std::vector<const Expr *>>
 ProgramRuns::argumentsFor(const ParmVarDecl *P) const {
   const auto *FD = dyn_cast<FunctionDecl>(P->getDeclContext());
@@ -207,13 +218,10 @@ ProgramRuns::argumentsFor(const ParmVarDecl *P) const {
       const auto *CE = dyn_cast_or_null<CallExpr>(CS.Site);
       if (!CE || !CS.IteratedBy.empty())
         return std::nullopt;
-      // A member operator call passes the object first.
-      unsigned Shift =
-          isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
-      if (CE->getNumArgs() != FD->getNumParams() + Shift ||
-          isa<CXXDefaultArgExpr>(CE->getArg(Index + Shift)))
+      const Expr *Arg = argumentAt(CE, FD, Index);
+      if (!Arg || isa<CXXDefaultArgExpr>(Arg))
         return std::nullopt;
-      Args.push_back(CE->getArg(Index + Shift));
+      Args.push_back(Arg);
     }
   return Args;
 }
@@ -278,9 +286,6 @@ ProgramRuns::contextsOf(unsigned Fn, bool InRegion, unsigned Depth) {
     } else {
       return std::nullopt;
     }
-    // A member operator call passes the object first.
-    unsigned Shift =
-        isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(FD) ? 1 : 0;
     for (CallContext &C : From) {
       // A lambda reads the parameters and locals of the functions around
       // it; an argument, the caller's.
@@ -288,10 +293,8 @@ ProgramRuns::contextsOf(unsigned Fn, bool InRegion, unsigned Depth) {
       bindLocals(localsOf(Caller), Ctx, Params);
       llvm::SmallVector<std::pair<const VarDecl *, int64_t>, 4> Args;
       for (unsigned I = 0; I < FD->getNumParams(); ++I) {
-        if (I + Shift >= CE->getNumArgs())
-          break;
-        const Expr *Arg = forwarded(CE->getArg(I + Shift));
-        if (Arg->isValueDependent() || !Arg->getType()->isIntegerType())
+        const Expr *Arg = forwarded(argumentAt(CE, FD, I));
+        if (!Arg || Arg->isValueDependent() || !Arg->getType()->isIntegerType())
           continue;
         if (std::optional<int64_t> V = integerValue(Arg, Ctx, &Params))
           Args.push_back({FD->getParamDecl(I), *V});
@@ -314,12 +317,15 @@ std::optional<RunCount> ProgramRuns::throughCallers(unsigned Fn,
                                                     const Stmt *Site,
                                                     SourceLocation Loc,
                                                     bool InRegion) {
-  std::optional<std::vector<CallContext>> Contexts =
-      contextsOf(Fn, InRegion, /*Depth=*/4);
-  if (!Contexts || Contexts->empty())
+  // The same for every site of Fn: worked out once.
+  auto &Memo = (InRegion ? RegionContexts : Contexts)[Fn];
+  if (!Memo)
+    Memo = contextsOf(Fn, InRegion, /*Depth=*/4);
+  const std::optional<std::vector<CallContext>> &Calls = *Memo;
+  if (!Calls)
     return std::nullopt;
   RunCount Total;
-  for (const CallContext &C : *Contexts) {
+  for (const CallContext &C : *Calls) {
     std::optional<RunCount> Per = perCall(Fn, Site, Loc, &C.Params);
     if (!Per)
       return std::nullopt;

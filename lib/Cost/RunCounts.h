@@ -121,6 +121,10 @@ private:
   std::vector<std::optional<RunCount>> Memo, RegionMemo;
   mutable std::vector<std::optional<std::vector<const clang::VarDecl *>>>
       Locals;
+  /// contextsOf(Fn, InRegion) once worked out (the outer optional: whether
+  /// it has been).
+  std::vector<std::optional<std::optional<std::vector<CallContext>>>> Contexts,
+      RegionContexts;
 };
 
 } // namespace seam
