@@ -282,7 +282,7 @@ ProgramRuns::contextsOf(unsigned Fn, bool InRegion, unsigned Depth) {
       }
     } else if (std::optional<RunCount> Runs =
                    runsOf(Caller, In.Site, In.Loc, InRegion)) {
-      From.push_back({*Runs, {}});
+      From.push_back({*Runs, ParamValues()});
     } else {
       return std::nullopt;
     }
