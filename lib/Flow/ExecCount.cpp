@@ -25,8 +25,8 @@ const Expr *bare(const Expr *E) {
   return E;
 }
 
-/// \p E's value when it is a constant, or (with \p Params) one of the
-/// parameters bound there.
+/// \p E's value when it is a constant, or (with \p Params) a parameter or
+/// unchanged local bound there, or a field of such a local (`cfg.steps`).
 std::optional<int64_t> constant(const Expr *E, ASTContext &Ctx,
                                 const ParamValues *Params = nullptr) {
   if (!E || E->isValueDependent())
