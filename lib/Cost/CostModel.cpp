@@ -89,6 +89,7 @@ private:
   bool estimateSync(SiteFinding &SF, CostEstimate &E);
   void addHostWork(SiteFinding &SF, SyncResume &Resume);
   void addCold(SiteFinding &SF, SyncResume &Resume, const Executions &X);
+  std::optional<double> iterationMicros(const LoopInfo &L);
   void addAfterCompile(SiteFinding &SF, SyncResume &Resume);
   void countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found);
   std::optional<double> selectedElements(const SiteFinding &SF);
@@ -332,6 +333,52 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
         Note(Regions.loopsAt(N, CS.Site, CS.Loc));
 }
 
+/// The device time one iteration of \p L queues, by queueMicros: the ops
+/// in its body (helpers inlined) and those of the compiled functions it
+/// calls. Nullopt when it has none, or one's size or count is unknown.
+std::optional<double> TUCosts::iterationMicros(const LoopInfo &L) {
+  const Stmt *Body = L.S ? loopBody(L.S) : nullptr;
+  if (!Body)
+    return std::nullopt;
+  std::vector<OpEvent> Events = Ops.opsIn(Body);
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation B = SM.getExpansionLoc(Body->getBeginLoc()),
+                 E = SM.getExpansionLoc(Body->getEndLoc());
+  const auto &Fns = Regions.functions();
+  for (const FunctionNode &Fn : Fns)
+    for (const CallSite &CS : Fn.Calls) {
+      if (CS.IsLambdaDefinition || CS.Callee >= Fns.size() ||
+          !Fns[CS.Callee].IsRegionRoot)
+        continue;
+      SourceLocation At = SM.getExpansionLoc(CS.Loc);
+      if (SM.isBeforeInTranslationUnit(At, B) ||
+          SM.isBeforeInTranslationUnit(E, At))
+        continue;
+      // A direct call of the root is inlined by opsIn already.
+      const auto *Call = dyn_cast_or_null<CallExpr>(CS.Site);
+      const FunctionDecl *Root = Fns[CS.Callee].FD;
+      if (Call && Call->getDirectCallee() &&
+          Call->getDirectCallee()->getCanonicalDecl() ==
+              Root->getCanonicalDecl())
+        continue;
+      const std::vector<OpEvent> &Seq = Ops.sequence(Root);
+      Events.insert(Events.end(), Seq.begin(), Seq.end());
+    }
+  double Us = 0;
+  unsigned Launches = 0;
+  for (const OpEvent &Ev : Events) {
+    if (Ev.IsBreak)
+      continue;
+    if (!Ev.OutBytes || Ev.PerIteration)
+      return std::nullopt;
+    Us += queueMicros(P, *Ev.OutBytes) * Ev.Multiplicity;
+    ++Launches;
+  }
+  if (!Launches)
+    return std::nullopt;
+  return Us;
+}
+
 /// A sync outside a region that runs on one iteration in ten or fewer of
 /// its loop (`if (step % 50 == 0)`), as do all the loop's syncs: it waits
 /// behind the device work of the iterations since, and the host resumes
@@ -352,14 +399,25 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
       Innermost && It != SyncsPerIteration.end() && It->second > 0.1)
     return;
   Resume.Cold = true;
-  std::string Source = " (host_cold_sync_us)";
-  if (&coldResumeParam(P, Resume) == &P.HostColdRegionUs) {
-    Source = " (host_cold_region_us";
-    if (double Us = coldResumeMicros(P, Resume); Us != P.HostColdRegionUs.Value)
-      Source += " x " + std::to_string(*Resume.NextOps) + " ops / " +
-                std::to_string(ResumeOps);
-    Source += ")";
+  if (Innermost)
+    if (std::optional<double> Us = iterationMicros(*Innermost))
+      Resume.QueuedMicros = *Us / X.Innermost.PerIteration;
+  bool Region = &coldResumeParam(P, Resume) == &P.HostColdRegionUs;
+  std::string Source = Region ? " (host_cold_region_us" : " (host_cold_sync_us";
+  if (Region && Resume.NextOps && *Resume.NextOps > ResumeOps)
+    Source += " x " + std::to_string(*Resume.NextOps) + " ops / " +
+              std::to_string(ResumeOps);
+  const ProfileParam &Queue =
+      Region ? P.HostColdRegionQueueUs : P.HostColdQueueUs;
+  if (double Share = coldShare(P, Resume); Share < 1) {
+    char Buf[16];
+    std::snprintf(Buf, sizeof(Buf), "%.2f", Share);
+    Source += std::string(" x ") + Buf + " for " +
+              formatMicros(*Resume.QueuedMicros) + " queued against " +
+              (Region ? "host_cold_region_queue_us " : "host_cold_queue_us ") +
+              formatMicros(Queue.Value);
   }
+  Source += ")";
   SF.F.Details.push_back(
       "includes ~" + formatMicros(coldResumeMicros(P, Resume)) + Source +
       " because it runs " + X.Innermost.phrase("iteration") +

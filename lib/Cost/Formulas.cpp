@@ -52,19 +52,47 @@ const ProfileParam &coldResumeParam(const DeviceProfile &P,
                                          : P.HostColdSyncUs;
 }
 
+double queueMicros(const DeviceProfile &P, double Bytes) {
+  const double BytesPerMicro = P.MemoryBandwidthGBps.Value * 1e3;
+  return std::max(P.LaunchLatencyUs.Value, 2 * Bytes / BytesPerMicro);
+}
+
+double coldShare(const DeviceProfile &P, const SyncResume &R) {
+  if (!R.Cold || !P.HasCold)
+    return 0;
+  const ProfileParam &Param = coldResumeParam(P, R);
+  const ProfileParam &Queue = &Param == &P.HostColdRegionUs
+                                  ? P.HostColdRegionQueueUs
+                                  : P.HostColdQueueUs;
+  if (!R.QueuedMicros || Queue.Value <= 0)
+    return 1;
+  return std::min(1.0, std::log1p(*R.QueuedMicros / ColdKneeMicros) /
+                           std::log1p(Queue.Value / ColdKneeMicros));
+}
+
 double coldResumeMicros(const DeviceProfile &P, const SyncResume &R) {
   const ProfileParam &Param = coldResumeParam(P, R);
+  double Share = coldShare(P, R);
   if (&Param != &P.HostColdRegionUs || !R.NextOps || *R.NextOps <= ResumeOps)
-    return Param.Value;
-  return Param.Value * double(*R.NextOps) / double(ResumeOps);
+    return Param.Value * Share;
+  return Param.Value * Share * double(*R.NextOps) / double(ResumeOps);
+}
+
+double flushMicros(const DeviceProfile &P, const SyncResume &R) {
+  if (!R.Cold || !P.HasCold)
+    return P.HostFlushUs.Value;
+  // host_cold_flush_us is measured behind host_cold_sync_us's queue.
+  SyncResume Eager = R;
+  Eager.NextEager = true;
+  return P.HostFlushUs.Value +
+         coldShare(P, Eager) * (P.HostColdFlushUs.Value - P.HostFlushUs.Value);
 }
 
 double hostWorkMicros(const DeviceProfile &P, const SyncResume &R) {
   return P.HostPrintUs.Value * R.Prints +
          P.HostPrintTensorUs.Value * R.TensorPrints +
          P.HostElementUs.Value * R.LoopIterations +
-         (R.Cold && P.HasCold ? P.HostColdFlushUs : P.HostFlushUs).Value *
-             R.Flushes;
+         flushMicros(P, R) * R.Flushes;
 }
 
 unsigned rankFromMicros(double Micros) {

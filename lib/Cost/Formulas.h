@@ -54,7 +54,29 @@ struct SyncResume {
   /// The sync runs on one iteration in ten or fewer of its loop: it waits
   /// behind several iterations' device work, and the host resumes cold.
   bool Cold = false;
+  /// For a cold sync, the device time of the work it waits behind (the
+  /// ops of the iterations since its last execution, by queueMicros),
+  /// when every op's size is known.
+  std::optional<double> QueuedMicros;
 };
+
+/// The device time of an op whose result has \p Bytes, as the cost model
+/// estimates a queue: `max(launch_latency, 2 x bytes / bandwidth)` (the op
+/// writes its result and reads about as much).
+double queueMicros(const DeviceProfile &P, double Bytes);
+
+/// Where the cold resume starts to grow with the queue, in queueMicros:
+/// fitted on six seam::rt probes (an eager loop over 4K-256K floats
+/// reading its sum every 10th or 50th step; docs/cost-model.md).
+constexpr double ColdKneeMicros = 100;
+
+/// The share of a cold sync's parameter it adds, `min(1, ln(1 + queued /
+/// knee) / ln(1 + calibration queue / knee))`, when R.QueuedMicros and the
+/// profile's queue for that parameter (host_cold_queue_us,
+/// host_cold_region_queue_us) are known, else 1; 0 when the sync is not
+/// cold. The cold resume grows with the queue ahead of the sync, steeply
+/// at first, then levels off.
+double coldShare(const DeviceProfile &P, const SyncResume &R);
 
 /// seam-host-sync and seam-capture-sync, `idleMicrosPerExecution`: device
 /// idle per execution, `sync_roundtrip + host_resume + host_op x (next_ops -
@@ -66,8 +88,8 @@ struct SyncResume {
 /// selection input's elements; plus the host work, `host_print_us x prints +
 /// host_print_tensor_us x tensors printed + host_element_us x host loop
 /// iterations + host_flush_us x flushes`; plus afterCompileMicros; when
-/// R.Cold and the profile has them, plus coldResumeMicros, and
-/// host_cold_flush_us in place of host_flush_us.
+/// R.Cold and the profile has them, plus coldResumeMicros, and a flush
+/// costs host_flush_us + coldShare x (host_cold_flush_us - host_flush_us).
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The term of syncIdleMicros for a cold sync (R.Cold): host_cold_region_us
@@ -80,13 +102,17 @@ const ProfileParam &coldResumeParam(const DeviceProfile &P,
 /// What coldResumeParam adds to the idle: host_cold_region_us is measured
 /// with a four-op region (ResumeOps) and the cold host is slower per op it
 /// records, looks up and launches, so it scales with R.NextOps when more
-/// are known; host_cold_sync_us as it is.
+/// are known; host_cold_sync_us as it is; either times coldShare.
 double coldResumeMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The term of syncIdleMicros for a sync whose work came from a compiling
 /// call (R.AfterCompile): host_after_compile_eager_us when the next launch
 /// is one eager op and the profile has it, else host_after_compile_us.
 double afterCompileMicros(const DeviceProfile &P, const SyncResume &R);
+
+/// What one flushing write costs the sync: host_flush_us, or for a cold
+/// sync host_flush_us + coldShare x (host_cold_flush_us - host_flush_us).
+double flushMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The host-work term of syncIdleMicros alone.
 double hostWorkMicros(const DeviceProfile &P, const SyncResume &R);

@@ -79,6 +79,13 @@ public:
   /// The ops and breaks of \p FD with its helpers inlined.
   const std::vector<OpEvent> &sequence(const clang::FunctionDecl *FD);
 
+  /// The ops and breaks \p S launches, helpers inlined (not a lambda's).
+  std::vector<OpEvent> opsIn(const clang::Stmt *S) {
+    std::vector<OpEvent> Out;
+    collect(S, 1, false, Out);
+    return Out;
+  }
+
   /// Size of the tensor \p E evaluates to, when known. A pointwise op has
   /// the size of its largest input (a comparison's bool result counts its
   /// input's element size).

@@ -58,7 +58,9 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"host_after_compile_eager_us", &DeviceProfile::HostAfterCompileEagerUs},
       {"host_cold_sync_us", &DeviceProfile::HostColdSyncUs},
       {"host_cold_flush_us", &DeviceProfile::HostColdFlushUs},
-      {"host_cold_region_us", &DeviceProfile::HostColdRegionUs}};
+      {"host_cold_region_us", &DeviceProfile::HostColdRegionUs},
+      {"host_cold_queue_us", &DeviceProfile::HostColdQueueUs},
+      {"host_cold_region_queue_us", &DeviceProfile::HostColdRegionQueueUs}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -85,7 +87,9 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
                     F.Member == &DeviceProfile::HostAfterCompileEagerUs ||
                     F.Member == &DeviceProfile::HostColdSyncUs ||
                     F.Member == &DeviceProfile::HostColdFlushUs ||
-                    F.Member == &DeviceProfile::HostColdRegionUs;
+                    F.Member == &DeviceProfile::HostColdRegionUs ||
+                    F.Member == &DeviceProfile::HostColdQueueUs ||
+                    F.Member == &DeviceProfile::HostColdRegionQueueUs;
     if (It == Params.end() && Optional) {
       P.*F.Member = {0, "not in this profile"};
       continue;

@@ -76,6 +76,12 @@ struct DeviceProfile {
   /// place of HostColdSyncUs; used only with HasCold.
   ProfileParam HostColdRegionUs;
   bool HasColdRegion = false;
+  /// Optional: the device time of the queue HostColdSyncUs (and
+  /// HostColdFlushUs) and HostColdRegionUs were measured behind, by the
+  /// cost model's own queue formula (queueMicros in Formulas.h). With them
+  /// a cold sync adds its parameter in proportion to the device time of
+  /// the work it waits behind, up to the whole; without them, the whole.
+  ProfileParam HostColdQueueUs, HostColdRegionQueueUs;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

@@ -328,9 +328,9 @@ std::vector<Measurement> calibrate(int Repetitions) {
   Sample AfterCachedEager = summarize(std::move(AfterCachedT[1]));
 
   // A sync behind several iterations' device work (`if (step % 50 == 0)`):
-  // 256 eager ops over 16K floats, as fifty steps of a small training loop
-  // enqueue (32 MB streamed through the caches the host shares with the
-  // device, 1-3 ms here), before item(). The host then resumes cold: a
+  // 256 eager ops over 64K floats, as fifty steps of a small training loop
+  // enqueue (128 MiB read and written through the caches the host shares with
+  // the device, 1-3 ms here), before item(). The host then resumes cold: a
   // plain sync idles a few us longer, and a flushing write costs up to
   // three times host_flush_us, while formatting without a flush costs
   // about what it costs warm (printed.cpp: ~1 us for a '\n' print after 25
@@ -386,6 +386,18 @@ std::vector<Measurement> calibrate(int Repetitions) {
 
   double Launch =
       std::max(0.0, OpAndSync.Median - Enqueue.Median - SyncIdle.Median);
+  // The device time of the two cold queues by the cost model's formula
+  // (queueMicros in lib/Cost/Formulas.h: each op max(launch latency, its
+  // result written and read at the bandwidth)): a program's cold sync adds
+  // host_cold_sync_us or host_cold_region_us in proportion to its own
+  // queue by the same formula, so the formula's error on cache-resident
+  // data cancels.
+  auto QueueUs = [&](int Ops, int64_t Elems) {
+    double Bytes = double(Elems) * sizeof(float);
+    return Ops * std::max(Launch, 2 * Bytes / (GBps * 1e3));
+  };
+  const double ColdQueueUs = QueueUs(256, DeepElems);
+  const double ColdRegionQueueUs = QueueUs(64, LongQueueElems);
   double Wake = std::max(0.0, AfterWait.Median - Enqueue.Median - Launch);
 
   auto M = [](const char *Name, double Value, const Sample &S,
@@ -477,14 +489,15 @@ std::vector<Measurement> calibrate(int Repetitions) {
             us(AfterCachedEager.Median) + " after the second)"),
       M("host_cold_sync_us", std::max(0.0, ColdWait.Median - AfterWait.Median),
         ColdWait,
-        "median device idle after item() behind 256 eager ops over 16K "
-        "floats (32 MB streamed) before an eager op (" +
+        "median device idle after item() behind 256 eager ops over 64K "
+        "floats (128 MiB read and written) before an eager op (" +
             us(ColdWait.Median) +
             "), minus the same behind one running kernel"),
       M("host_cold_region_us",
         std::max(0.0, ColdCall.Median - AfterCall.Median), ColdCall,
-        "median device idle after item() behind the same 256 ops when the "
-        "host's next work is a cached four-op compiled call (" +
+        "median device idle after item() behind 64 eager ops over 1M "
+        "floats (512 MiB read and written) when the host's next work is a "
+        "cached four-op compiled call (" +
             us(ColdCall.Median) +
             "), minus the same behind one running kernel (" +
             us(AfterCall.Median) + ")"),
@@ -494,6 +507,14 @@ std::vector<Measurement> calibrate(int Repetitions) {
         "host then prints the value ending in std::endl, to a file (" +
             us(ColdFlush.Median) +
             "), minus the idle without the print and host_print_us"),
+      // Worked out, not timed: they vary as the bandwidth pass does.
+      M("host_cold_queue_us", ColdQueueUs, Pass,
+        "the device time of host_cold_sync_us's queue (256 ops over 64K "
+        "floats) by the cost model's queue formula: per op, the larger of "
+        "launch_latency_us and its result written and read at "
+        "memory_bandwidth_gbps"),
+      M("host_cold_region_queue_us", ColdRegionQueueUs, Pass,
+        "the same for host_cold_region_us's queue (64 ops over 1M floats)"),
       M("host_select_us_per_element",
         std::max(0.0, Select.Median - AfterWait.Median) / double(SelectElems),
         Select,

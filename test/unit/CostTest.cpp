@@ -5,6 +5,7 @@
 #include "Cost/Profile.h"
 
 #include "gtest/gtest.h"
+#include <cmath>
 
 using namespace seam;
 
@@ -274,6 +275,59 @@ TEST(CostFormula, SyncColdRegion) {
   R.Cold = false;
   R.NextEager = false;
   EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 0);
+}
+
+TEST(CostFormula, SyncColdQueue) {
+  DeviceProfile P = roundProfile();
+  P.HasCold = true;
+  P.HostColdSyncUs.Value = 7;
+  P.HostFlushUs.Value = 4;
+  P.HostColdFlushUs.Value = 40;
+  P.LaunchLatencyUs.Value = 5;
+  P.MemoryBandwidthGBps.Value = 1000; // 1e6 bytes per us
+  // An op is launch-bound below 2.5 MB of result, bandwidth-bound above.
+  EXPECT_DOUBLE_EQ(queueMicros(P, 1000), 5);
+  EXPECT_DOUBLE_EQ(queueMicros(P, 5e6), 10);
+  SyncResume R;
+  R.Cold = true;
+  R.NextEager = true;
+  R.QueuedMicros = 500;
+  // Without the calibration's queue, the whole parameter.
+  EXPECT_DOUBLE_EQ(coldShare(P, R), 1);
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 7);
+  P.HostColdQueueUs.Value = 4000;
+  const double Share = std::log1p(5.0) / std::log1p(40.0);
+  EXPECT_DOUBLE_EQ(coldShare(P, R), Share);
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 7 * Share);
+  EXPECT_DOUBLE_EQ(flushMicros(P, R), 4 + Share * 36);
+  // A queue as long as the calibration's, or longer: the whole, no more.
+  R.QueuedMicros = 4000;
+  EXPECT_DOUBLE_EQ(coldShare(P, R), 1);
+  R.QueuedMicros = 1e6;
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 7);
+  EXPECT_DOUBLE_EQ(flushMicros(P, R), 40);
+  // An empty queue adds nothing; the size unknown, the whole.
+  R.QueuedMicros = 0;
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 0);
+  EXPECT_DOUBLE_EQ(flushMicros(P, R), 4);
+  R.QueuedMicros.reset();
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R), 7);
+  // The region figure scales by its own queue.
+  P.HasColdRegion = true;
+  P.HostColdRegionUs.Value = 12;
+  P.HostColdRegionQueueUs.Value = 16000;
+  R.NextEager = false;
+  R.NextOps = 4;
+  R.QueuedMicros = 1600;
+  EXPECT_DOUBLE_EQ(coldResumeMicros(P, R),
+                   12 * std::log1p(16.0) / std::log1p(160.0));
+  // The flush was measured behind host_cold_sync_us's queue.
+  EXPECT_DOUBLE_EQ(flushMicros(P, R),
+                   4 + 36 * std::log1p(16.0) / std::log1p(40.0));
+  // A warm sync: no share, the warm flush.
+  R.Cold = false;
+  EXPECT_DOUBLE_EQ(coldShare(P, R), 0);
+  EXPECT_DOUBLE_EQ(flushMicros(P, R), 4);
 }
 
 TEST(CostFormula, RankBasis) {
