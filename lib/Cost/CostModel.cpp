@@ -399,7 +399,7 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
       Innermost && It != SyncsPerIteration.end() && It->second > 0.1)
     return;
   Resume.Cold = true;
-  if (Innermost)
+  if (Innermost && X.Innermost.PerIteration > 0)
     if (std::optional<double> Us = iterationMicros(*Innermost))
       Resume.QueuedMicros = *Us / X.Innermost.PerIteration;
   bool Region = &coldResumeParam(P, Resume) == &P.HostColdRegionUs;
