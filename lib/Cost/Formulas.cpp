@@ -57,17 +57,23 @@ double queueMicros(const DeviceProfile &P, double Bytes) {
   return std::max(P.LaunchLatencyUs.Value, 2 * Bytes / BytesPerMicro);
 }
 
-double coldShare(const DeviceProfile &P, const SyncResume &R) {
-  if (!R.Cold || !P.HasCold)
-    return 0;
-  const ProfileParam &Param = coldResumeParam(P, R);
-  const ProfileParam &Queue = &Param == &P.HostColdRegionUs
-                                  ? P.HostColdRegionQueueUs
-                                  : P.HostColdQueueUs;
+namespace {
+/// coldShare for a parameter measured behind \p Queue.
+double shareAgainst(const ProfileParam &Queue, const SyncResume &R) {
   if (!R.QueuedMicros || Queue.Value <= 0)
     return 1;
   return std::min(1.0, std::log1p(*R.QueuedMicros / ColdKneeMicros) /
                            std::log1p(Queue.Value / ColdKneeMicros));
+}
+} // namespace
+
+double coldShare(const DeviceProfile &P, const SyncResume &R) {
+  if (!R.Cold || !P.HasCold)
+    return 0;
+  return shareAgainst(&coldResumeParam(P, R) == &P.HostColdRegionUs
+                          ? P.HostColdRegionQueueUs
+                          : P.HostColdQueueUs,
+                      R);
 }
 
 double coldResumeMicros(const DeviceProfile &P, const SyncResume &R) {
@@ -82,10 +88,9 @@ double flushMicros(const DeviceProfile &P, const SyncResume &R) {
   if (!R.Cold || !P.HasCold)
     return P.HostFlushUs.Value;
   // host_cold_flush_us is measured behind host_cold_sync_us's queue.
-  SyncResume Eager = R;
-  Eager.NextEager = true;
   return P.HostFlushUs.Value +
-         coldShare(P, Eager) * (P.HostColdFlushUs.Value - P.HostFlushUs.Value);
+         shareAgainst(P.HostColdQueueUs, R) *
+             (P.HostColdFlushUs.Value - P.HostFlushUs.Value);
 }
 
 double hostWorkMicros(const DeviceProfile &P, const SyncResume &R) {
