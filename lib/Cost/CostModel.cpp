@@ -432,6 +432,15 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   Resume.InRegion = C.Region.has_value();
   Resume.NextOps = Next.opsAfter(*SF.Site, C);
   Resume.NextEager = Next.eagerAfter(*SF.Site, C);
+  if (SF.F.Trigger == "dynamic-shape") {
+    // A data-dependent shape syncs for the output's size only: the op then
+    // allocates its output and launches the kernel that fills it (LibTorch's
+    // CUDA nonzero, seam::rt), so the next launch is that one kernel, before
+    // any op after the line and before the region's next piece is entered.
+    Resume.NextOps = 1;
+    Resume.NextEager = true;
+    Resume.InRegion = false;
+  }
   if (P.HostSelectUsPerElement.Value > 0)
     Resume.SelectedElements = selectedElements(SF);
   std::vector<LoopVisit> Loops = C.LocalLoops;

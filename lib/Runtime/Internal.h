@@ -138,6 +138,9 @@ BufferPtr readToHost(const TensorImpl &Impl);
 /// The same for several tensors, with a single sync.
 std::vector<BufferPtr> readToHost(const std::vector<const TensorImpl *> &Impls);
 
+/// A tensor of shape S on D whose buffer the caller fills (not zeroed).
+std::shared_ptr<TensorImpl> makeImpl(const Shape &S, DType Ty, Device D);
+
 /// Materializes Impl if it is pending in a compiled region; counts a graph
 /// break when called inside a compiled call.
 void requestHostValue(const TensorImpl &Impl);

@@ -532,20 +532,17 @@ template <typename SetFn> int64_t countSet(SetFn Set, int64_t N) {
   return Count;
 }
 
-/// nonzero's output on the host: the positions of \p P's nonzero elements,
-/// read in place (no temporary the size of the input).
-template <typename T> Tensor nonzeroOnHost(const T *P, const Shape &Sizes) {
+/// Writes the positions of \p P's nonzero elements (\p Count of them) to
+/// \p Idx, \p Rank coordinates each, read in place.
+template <typename T>
+void nonzeroInto(const T *P, const Shape &Sizes, int64_t Count, int64_t *Idx) {
   int64_t N = numelOf(Sizes);
   int64_t Rank = static_cast<int64_t>(Sizes.size());
   auto Set = [P](int64_t E) { return int64_t(P[E] != 0); };
-  int64_t Count = countSet(Set, N);
-  // A nonzero 0-dim tensor gives one row of no columns, as in LibTorch.
-  Tensor Host = zeros({Count, Rank}, kCPU, kLong);
-  int64_t *Idx = Host.data_ptr<int64_t>();
   auto Position = [](int64_t E) { return E; };
   if (Rank == 1) {
     compact(Position, Set, N, Idx, Count);
-    return Host;
+    return;
   }
   std::vector<int64_t> Flat(static_cast<size_t>(Count));
   compact(Position, Set, N, Flat.data(), Count);
@@ -556,20 +553,86 @@ template <typename T> Tensor nonzeroOnHost(const T *P, const Shape &Sizes) {
       Rem /= Sizes[D];
     }
   }
-  return Host;
+}
+
+/// Calls Fn with \p Ty's element type (as a null pointer of it).
+template <typename Fn> void withElementType(DType Ty, Fn F) {
+  if (Ty == kFloat)
+    F(static_cast<float *>(nullptr));
+  else if (Ty == kLong)
+    F(static_cast<int64_t *>(nullptr));
+  else
+    F(static_cast<uint8_t *>(nullptr));
+}
+
+/// A data-dependent selection, done where its input lives. On the host:
+/// count, allocate, fill. On the device, as LibTorch's CUDA nonzero does: a
+/// counting kernel, one sync to bring the count to the host (the hazard),
+/// then the host allocates the output and launches a filling kernel. The
+/// host's work after the sync is then an allocation and a launch, whatever
+/// the input's size or the fraction selected.
+///   Count(Bufs) -> the output's element count; OutShape(Count) -> its
+///   shape; Fill(Bufs, Out, Count) writes it.
+template <typename CountFn, typename ShapeFn, typename FillFn>
+Tensor select(const char *Name, const std::vector<const TensorImpl *> &In,
+              DType OutTy, CountFn Count, ShapeFn OutShape, FillFn Fill) {
+  Device Dev = In.front()->Dev;
+  if (Dev == kCPU) {
+    std::vector<BufferPtr> H = readToHost(In);
+    int64_t C = Count(H);
+    auto Out = makeImpl(OutShape(C), OutTy, kCPU);
+    Fill(H, *Out->Buf, C);
+    return Tensor(Out);
+  }
+  requestHostValue(*In.front());
+  std::vector<BufferPtr> Bufs;
+  for (const TensorImpl *I : In) {
+    if (I->isLazy())
+      Recorder::get().cut(/*IsBreak=*/false);
+    Bufs.push_back(I->Buf);
+  }
+  auto CountBuf = std::make_shared<Buffer>(sizeof(int64_t), kCPU);
+  DeviceStream &Stream = DeviceStream::get();
+  Stream.enqueue(
+      std::string(Name) + "_count", /*IsKernel=*/true, 1,
+      [Bufs, CountBuf, Count] { *CountBuf->as<int64_t>() = Count(Bufs); });
+  Stream.synchronize();
+  int64_t C = *CountBuf->as<int64_t>();
+  auto Out = makeImpl(OutShape(C), OutTy, Dev);
+  Stream.enqueue(
+      std::string(Name) + "_fill", /*IsKernel=*/true, 1,
+      [Bufs, OutBuf = Out->Buf, C, Fill] { Fill(Bufs, *OutBuf, C); });
+  return Tensor(Out);
 }
 } // namespace
 
-/// Host-side selection shared by nonzero and masked_select: the output size
-/// depends on the data, so the host must see it first.
 Tensor nonzero(const Tensor &X, SourceSite At) {
   SiteScope Site(At, "nonzero");
   const TensorImpl &I = *implsOf({&X}).front();
-  BufferPtr H = readToHost(I);
-  Tensor Host = I.Ty == kFloat  ? nonzeroOnHost(H->as<float>(), I.Sizes)
-                : I.Ty == kLong ? nonzeroOnHost(H->as<int64_t>(), I.Sizes)
-                                : nonzeroOnHost(H->as<uint8_t>(), I.Sizes);
-  return Host.to(I.Dev);
+  Shape Sizes = I.Sizes;
+  DType Ty = I.Ty;
+  int64_t N = numelOf(Sizes);
+  auto Rank = static_cast<int64_t>(Sizes.size());
+  auto Count = [Ty, N](const std::vector<BufferPtr> &B) {
+    int64_t Out = 0;
+    withElementType(Ty, [&](auto *Tag) {
+      using T = std::remove_pointer_t<decltype(Tag)>;
+      const T *P = B[0]->as<T>();
+      Out = countSet([P](int64_t E) { return int64_t(P[E] != 0); }, N);
+    });
+    return Out;
+  };
+  // A nonzero 0-dim tensor gives one row of no columns, as in LibTorch.
+  auto OutShape = [Rank](int64_t Count) { return Shape{Count, Rank}; };
+  // Not zeroed first: every slot is written.
+  auto Fill = [Ty, Sizes](const std::vector<BufferPtr> &B, Buffer &Out,
+                          int64_t Count) {
+    withElementType(Ty, [&](auto *Tag) {
+      using T = std::remove_pointer_t<decltype(Tag)>;
+      nonzeroInto(B[0]->as<T>(), Sizes, Count, Out.as<int64_t>());
+    });
+  };
+  return select("nonzero", {&I}, kLong, Count, OutShape, Fill);
 }
 
 Tensor masked_select(const Tensor &X, const Tensor &Mask, SourceSite At) {
@@ -586,25 +649,31 @@ Tensor masked_select(const Tensor &X, const Tensor &Mask, SourceSite At) {
     fail("device mismatch: masked_select of a " +
          std::string(deviceName(I.Dev)) + " tensor with a " +
          deviceName(M.Dev) + " mask");
-  std::vector<BufferPtr> H = readToHost({&I, &M});
-  const uint8_t *HM = H[1]->as<uint8_t>();
   int64_t N = numelOf(I.Sizes);
-  auto Set = [HM](int64_t E) { return int64_t(HM[E] != 0); };
-  int64_t Count = countSet(Set, N);
-  Tensor Host = zeros({Count}, kCPU, I.Ty);
-  void *Out = Host.impl()->Buf->Data;
-  auto Select = [&](auto *Dst) {
-    using T = std::remove_pointer_t<decltype(Dst)>;
-    const T *Src = H[0]->as<T>();
-    compact([Src](int64_t E) { return Src[E]; }, Set, N, Dst, Count);
+  DType Ty = I.Ty;
+  auto Count = [N](const std::vector<BufferPtr> &B) {
+    const uint8_t *HM = B[1]->as<uint8_t>();
+    return countSet([HM](int64_t E) { return int64_t(HM[E] != 0); }, N);
   };
-  if (dtypeSize(I.Ty) == 8)
-    Select(static_cast<int64_t *>(Out));
-  else if (dtypeSize(I.Ty) == 4)
-    Select(static_cast<uint32_t *>(Out));
-  else
-    Select(static_cast<uint8_t *>(Out));
-  return Host.to(I.Dev);
+  auto OutShape = [](int64_t Count) { return Shape{Count}; };
+  auto Fill = [N, Ty](const std::vector<BufferPtr> &B, Buffer &Out,
+                      int64_t Count) {
+    const uint8_t *HM = B[1]->as<uint8_t>();
+    auto Set = [HM](int64_t E) { return int64_t(HM[E] != 0); };
+    // Same-sized elements are copied alike: bits, not values.
+    auto Copy = [&](auto *Tag) {
+      using T = std::remove_pointer_t<decltype(Tag)>;
+      const T *Src = B[0]->as<T>();
+      compact([Src](int64_t E) { return Src[E]; }, Set, N, Out.as<T>(), Count);
+    };
+    if (dtypeSize(Ty) == 8)
+      Copy(static_cast<int64_t *>(nullptr));
+    else if (dtypeSize(Ty) == 4)
+      Copy(static_cast<uint32_t *>(nullptr));
+    else
+      Copy(static_cast<uint8_t *>(nullptr));
+  };
+  return select("masked_select", {&I, &M}, Ty, Count, OutShape, Fill);
 }
 
 } // namespace seam::rt

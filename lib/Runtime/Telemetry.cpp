@@ -360,8 +360,13 @@ void Telemetry::writeReport(const std::string &Path) {
       const Measurement &C = Calibration[I];
       OS << (I ? ",\n    " : "\n    ");
       writeJsonString(OS, C.name);
-      OS << ": {\"value\": " << C.value << ", \"spread\": " << C.spread
-         << ", \"runs\": " << C.runs << ", \"how\": ";
+      // Six significant digits, not the sites' three decimals: a per-element
+      // cost such as host_select_us_per_element (~0.0007 us) would round to
+      // 0.001, half as much again, and every prediction built on it with it.
+      OS << std::defaultfloat << std::setprecision(6)
+         << ": {\"value\": " << C.value << ", \"spread\": " << C.spread
+         << std::fixed << std::setprecision(3) << ", \"runs\": " << C.runs
+         << ", \"how\": ";
       writeJsonString(OS, C.how);
       OS << "}";
     }
