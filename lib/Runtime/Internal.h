@@ -132,6 +132,13 @@ Node makeNode(Op K, const std::vector<const TensorImpl *> &Args,
               const std::vector<double> &Scalars,
               const std::vector<int> &ArgPattern);
 
+/// The buffers of Impls once they exist: requests the first's host value
+/// (cutting the current region when called inside a compiled call) and
+/// materializes any still being recorded. No wait and no copy: the device
+/// may still be writing them. readToHost, and the device-side selections.
+std::vector<BufferPtr>
+buffersToRead(const std::vector<const TensorImpl *> &Impls);
+
 /// Makes the host wait until Impl has a buffer (cutting the current region
 /// when Impl is still being recorded) and returns a host copy of it.
 BufferPtr readToHost(const TensorImpl &Impl);

@@ -584,13 +584,7 @@ Tensor select(const char *Name, const std::vector<const TensorImpl *> &In,
     Fill(H, *Out->Buf, C);
     return Tensor(Out);
   }
-  requestHostValue(*In.front());
-  std::vector<BufferPtr> Bufs;
-  for (const TensorImpl *I : In) {
-    if (I->isLazy())
-      Recorder::get().cut(/*IsBreak=*/false);
-    Bufs.push_back(I->Buf);
-  }
+  std::vector<BufferPtr> Bufs = buffersToRead(In);
   auto CountBuf = std::make_shared<Buffer>(sizeof(int64_t), kCPU);
   DeviceStream &Stream = DeviceStream::get();
   Stream.enqueue(

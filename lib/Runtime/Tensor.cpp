@@ -185,23 +185,30 @@ void requestHostValue(const TensorImpl &Impl) {
 }
 
 std::vector<BufferPtr>
-readToHost(const std::vector<const TensorImpl *> &Impls) {
+buffersToRead(const std::vector<const TensorImpl *> &Impls) {
   requestHostValue(*Impls.front());
   std::vector<BufferPtr> Out;
-  bool OnDevice = false;
   for (const TensorImpl *I : Impls) {
     if (I->isLazy())
       Recorder::get().cut(/*IsBreak=*/false);
-    if (I->Dev == kCPU) {
-      Out.push_back(I->Buf);
+    Out.push_back(I->Buf);
+  }
+  return Out;
+}
+
+std::vector<BufferPtr>
+readToHost(const std::vector<const TensorImpl *> &Impls) {
+  std::vector<BufferPtr> Out = buffersToRead(Impls);
+  bool OnDevice = false;
+  for (size_t K = 0; K < Impls.size(); ++K) {
+    if (Impls[K]->Dev == kCPU)
       continue;
-    }
-    auto Host = std::make_shared<Buffer>(I->Buf->Bytes, kCPU);
+    auto Host = std::make_shared<Buffer>(Out[K]->Bytes, kCPU);
     DeviceStream::get().enqueue(
-        "copy_to_host", /*IsKernel=*/false, 1, [Src = I->Buf, Host] {
+        "copy_to_host", /*IsKernel=*/false, 1, [Src = Out[K], Host] {
           std::memcpy(Host->Data, Src->Data, Src->Bytes);
         });
-    Out.push_back(Host);
+    Out[K] = Host;
     OnDevice = true;
   }
   if (OnDevice)
