@@ -275,19 +275,49 @@ void reduce(const Node &N, const ArgView &A, Buffer &Dst) {
   }
 }
 
+/// Partial sums per dot product in matmul: two SSE vectors.
+constexpr int64_t Lanes = 8;
+
 void matmul(const ArgView &A, const ArgView &B, Buffer &Dst) {
   int64_t M = A.Sizes[0], K = A.Sizes[1], N = B.Sizes[1];
-  const float *PA = A.Buf->as<float>(), *PB = B.Buf->as<float>();
-  float *C = Dst.as<float>();
+  const float *__restrict PA = A.Buf->as<float>();
+  const float *__restrict PB = B.Buf->as<float>();
+  float *__restrict C = Dst.as<float>();
+  if (N < Lanes) {
+    // A thin B (a matrix times a vector, `matmul(X, W)` with W of one
+    // column): one dot product per output along K, in Lanes partial sums
+    // the compiler keeps in vector registers. Accumulating into C's row
+    // instead ran one dependent load-add-store per multiply, 3.5 ns each
+    // (a 4096x64 by 64x1 product took 0.93 ms; 2-core machine).
+    parallelRange(M, [&](int64_t Begin, int64_t End) {
+      for (int64_t I = Begin; I < End; ++I) {
+        const float *__restrict Row = PA + I * K;
+        for (int64_t J = 0; J < N; ++J) {
+          float Acc[Lanes] = {};
+          int64_t Kk = 0;
+          for (; Kk + Lanes <= K; Kk += Lanes)
+            for (int64_t U = 0; U < Lanes; ++U)
+              Acc[U] += Row[Kk + U] * PB[(Kk + U) * N + J];
+          float Sum = 0;
+          for (int64_t U = 0; U < Lanes; ++U)
+            Sum += Acc[U];
+          for (; Kk < K; ++Kk)
+            Sum += Row[Kk] * PB[Kk * N + J];
+          C[I * N + J] = Sum;
+        }
+      }
+    });
+    return;
+  }
   parallelRange(M, [&](int64_t Begin, int64_t End) {
     for (int64_t I = Begin; I < End; ++I) {
-      float *Row = C + I * N;
-      std::fill_n(Row, N, 0.0f);
+      float *__restrict Out = C + I * N;
+      std::fill_n(Out, N, 0.0f);
       for (int64_t Kk = 0; Kk < K; ++Kk) {
         float AV = PA[I * K + Kk];
-        const float *BRow = PB + Kk * N;
+        const float *__restrict BRow = PB + Kk * N;
         for (int64_t J = 0; J < N; ++J)
-          Row[J] += AV * BRow[J];
+          Out[J] += AV * BRow[J];
       }
     }
   });

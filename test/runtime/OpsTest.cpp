@@ -203,6 +203,27 @@ TEST_P(OpsTest, LongAndBool) {
   EXPECT_EQ(runIn(C, [](Tensor T) { return T / 4; }, N).dtype(), kFloat);
 }
 
+// Both matmul kernels: a thin B (fewer columns than the dot-product kernel's
+// partial sums; one column, as a weight vector) and a wide one, with K not a
+// multiple of the partial sums, against sums in double.
+TEST_P(OpsTest, MatmulThinAndWide) {
+  auto C = GetParam();
+  const int M = 5, K = 37;
+  for (int N : {1, 3, 8, 11}) {
+    std::vector<float> A = hostRandn(M * K, 21), B = hostRandn(K * N, 22 + N);
+    Tensor TA = input(A, {M, K}), TB = input(B, {K, N});
+    Tensor P =
+        runIn(C, [](Tensor X, Tensor Y) { return matmul(X, Y); }, TA, TB);
+    EXPECT_EQ(P.sizes(), (Shape{M, N}));
+    std::vector<double> Want(M * N, 0.0);
+    for (int I = 0; I < M; ++I)
+      for (int J = 0; J < N; ++J)
+        for (int Kk = 0; Kk < K; ++Kk)
+          Want[I * N + J] += double(A[I * K + Kk]) * B[Kk * N + J];
+    expectNear(values(P), Want, 1e-4);
+  }
+}
+
 TEST_P(OpsTest, MatmulTransposeReshape) {
   auto C = GetParam();
   std::vector<float> A = hostRandn(6, 6), B = hostRandn(12, 7);
