@@ -432,6 +432,7 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
   Resume.InRegion = C.Region.has_value();
   Resume.NextOps = Next.opsAfter(*SF.Site, C);
   Resume.NextEager = Next.eagerAfter(*SF.Site, C);
+  Resume.NextInputs = Next.inputsAfter(*SF.Site, C);
   if (SF.F.Trigger == "dynamic-shape") {
     // A data-dependent shape syncs for the output's size only: the op then
     // allocates its output and launches the kernel that fills it (LibTorch's
@@ -439,6 +440,7 @@ bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {
     // any op after the line and before the region's next piece is entered.
     Resume.NextOps = 1;
     Resume.NextEager = true;
+    Resume.NextInputs.reset();
     Resume.InRegion = false;
   }
   if (P.HostSelectUsPerElement.Value > 0)

@@ -30,10 +30,15 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
   if (R.NextEager && P.HasHostEager)
     Idle =
         P.SyncRoundtripUs.Value + P.HostEagerUs.Value + P.LaunchLatencyUs.Value;
-  else if (R.NextOps)
+  else if (R.NextOps || R.NextInputs) {
+    double More = 0;
+    if (R.NextOps)
+      More += P.HostOpUs.Value * (double(*R.NextOps) - double(ResumeOps));
+    if (R.NextInputs && *R.NextInputs > ResumeInputs)
+      More += P.HostInputUs.Value * double(*R.NextInputs - ResumeInputs);
     Idle = std::max(P.SyncRoundtripUs.Value + P.LaunchLatencyUs.Value,
-                    Idle + P.HostOpUs.Value *
-                               (double(*R.NextOps) - double(ResumeOps)));
+                    Idle + More);
+  }
   if (R.InRegion && !Break)
     Idle += P.RegionEntryUs.Value;
   if (R.SelectedElements && P.HostSelectUsPerElement.Value > 0)

@@ -19,6 +19,9 @@ namespace seam {
 /// number of ops a sync's resume is taken to record when the next launch is
 /// not known.
 constexpr unsigned ResumeOps = 4;
+/// ... over one tensor argument: the compiled call host_resume_us was
+/// measured with.
+constexpr unsigned ResumeInputs = 1;
 
 /// seam-graph-break, `idleMicrosPerExecution`: the time a break adds per
 /// region call, `region_entry x pieces added + launch_latency x
@@ -35,6 +38,10 @@ struct SyncResume {
   /// Ops the host records before the device gets work again (null:
   /// unknown, taken as ResumeOps).
   std::optional<unsigned> NextOps;
+  /// When the next launch is a compiled call outside a region: its tensor
+  /// arguments (parameters and captures), each guarded and recorded as an
+  /// input; null when unknown, taken as ResumeInputs.
+  std::optional<unsigned> NextInputs;
   /// The next launch is an eager op (outside a region): the profile's
   /// host_eager_us, when it has one, is the host's whole resume.
   bool NextEager = false;

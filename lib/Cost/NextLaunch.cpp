@@ -199,6 +199,24 @@ std::optional<unsigned> NextLaunch::opsAfter(const TriggerSite &S,
                                : std::optional<unsigned>(R.OpsPerPiece[0]);
 }
 
+std::optional<unsigned> NextLaunch::inputsAfter(const TriggerSite &S,
+                                                const SiteContext &C) {
+  if (C.RegionRoot)
+    return std::nullopt; // the next piece reads what the region holds
+  const Launch *L = pathAfter(S).L;
+  if (!L || !L->Region)
+    return std::nullopt;
+  unsigned Inputs = 0;
+  for (const ParmVarDecl *P : L->Region->parameters())
+    Inputs += Api.isTensorType(P->getType());
+  // A lambda's captured tensors are inputs of its region too.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(L->Region))
+    if (const CXXRecordDecl *RD = MD->getParent(); RD && RD->isLambda())
+      for (const FieldDecl *F : RD->fields())
+        Inputs += Api.isTensorType(F->getType());
+  return Inputs;
+}
+
 bool NextLaunch::eagerAfter(const TriggerSite &S, const SiteContext &C) {
   if (C.RegionRoot)
     return false;

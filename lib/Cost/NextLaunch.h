@@ -38,6 +38,11 @@ public:
   /// its innermost loop (coming round to the loop's start) or its function.
   /// Unknown (nullopt) when there is none.
   std::optional<unsigned> opsAfter(const TriggerSite &S, const SiteContext &C);
+  /// When the next launch after \p S is a compiled call outside a region:
+  /// its tensor arguments, the function's tensor parameters and, for a
+  /// lambda, its tensor captures. Unknown (nullopt) otherwise.
+  std::optional<unsigned> inputsAfter(const TriggerSite &S,
+                                      const SiteContext &C);
   /// The next launch after \p S, outside a region, is an eager op.
   bool eagerAfter(const TriggerSite &S, const SiteContext &C);
   /// The code between the sync at \p S and the next launch: the span in

@@ -48,6 +48,7 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"memory_bandwidth_gbps", &DeviceProfile::MemoryBandwidthGBps},
       {"host_select_us_per_element", &DeviceProfile::HostSelectUsPerElement},
       {"host_op_us", &DeviceProfile::HostOpUs},
+      {"host_input_us", &DeviceProfile::HostInputUs},
       {"host_eager_us", &DeviceProfile::HostEagerUs},
       {"break_resume_us", &DeviceProfile::BreakResumeUs},
       {"host_print_us", &DeviceProfile::HostPrintUs},
@@ -77,6 +78,7 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
     auto It = Params.find(F.Key);
     bool Optional = F.Member == &DeviceProfile::HostSelectUsPerElement ||
                     F.Member == &DeviceProfile::HostOpUs ||
+                    F.Member == &DeviceProfile::HostInputUs ||
                     F.Member == &DeviceProfile::HostEagerUs ||
                     F.Member == &DeviceProfile::BreakResumeUs ||
                     F.Member == &DeviceProfile::HostPrintUs ||

@@ -34,6 +34,10 @@ struct DeviceProfile {
   /// Optional: host time per op recorded and launched, beyond the four ops
   /// host_resume_us covers (negative below four); 0 when not given.
   ProfileParam HostOpUs;
+  /// Optional: host time per tensor argument of a compiled call beyond the
+  /// one host_resume_us covers (its guard and its input to the recorded
+  /// region); 0 when not given.
+  ProfileParam HostInputUs;
   /// Optional: host time from a sync's end to the enqueue of one eager op;
   /// when given, it replaces host_resume_us (and host_op_us) for syncs whose
   /// next launch is an eager op.

@@ -130,6 +130,13 @@ std::vector<Measurement> calibrate(int Repetitions) {
   // What the host does after a sync in region code: record the next
   // region's ops, find it in the cache, launch it.
   auto Next = compile([](Tensor X) { return relu((X + 1.0) * 2.0 - 3.0); });
+  // The same four ops over four tensors (a training step takes its
+  // weights, inputs and targets): what each tensor argument adds.
+  auto OverFour = compile([](Tensor A, Tensor B, Tensor C, Tensor D) {
+    return relu((A + B) * C - D);
+  });
+  Tensor InB = ones({1}, kAccel), InC = ones({1}, kAccel),
+         InD = ones({1}, kAccel);
   // A short kernel (about 30 us here) before the sync: the host polls
   // while it runs, then resumes when it ends. (After kernels of a
   // millisecond and more, the host resumes measurably slower: see
@@ -148,6 +155,7 @@ std::vector<Measurement> calibrate(int Repetitions) {
     Op();
     Out = Region(One);
     Out = Next(One);
+    Out = OverFour(One, InB, InC, InD);
     (void)Long(Mid).item<float>();
     Out = Brk(Mid);
   }
@@ -156,14 +164,12 @@ std::vector<Measurement> calibrate(int Repetitions) {
   Sample SyncIdle = timeMicros(N, Idle, [] { synchronize(); });
   Sample Enqueue = timeMicros(N, Idle, Op);
   Sample Resume = timeMicros(N, Idle, [&] { Out = Next(One); });
-  // And per op: a one-op and an eight-op region.
+  // And per op: a nine-op region over the same tensor.
   auto Wide = compile([](Tensor X) {
     Tensor A = relu(X * 2.0 + 1.0), B = sigmoid(X - 1.0);
     return tanh(A * B + X) / 3.0;
   });
   Out = Wide(One);
-  Sample Resume1 = timeMicros(N, Idle, [&] { Out = Region(One); });
-  Sample Resume8 = timeMicros(N, Idle, [&] { Out = Wide(One); });
   Sample OpAndSync = timeMicros(N, Idle, [&] {
     Op();
     synchronize();
@@ -182,6 +188,16 @@ std::vector<Measurement> calibrate(int Repetitions) {
   auto AfterCallBody = [&] {
     (void)Long(Mid).item<float>(CallSite);
     Out = Next(One);
+  };
+  const SourceSite CallFourSite = SourceSite::current();
+  auto AfterCallFourBody = [&] {
+    (void)Long(Mid).item<float>(CallFourSite);
+    Out = OverFour(One, InB, InC, InD);
+  };
+  const SourceSite CallWideSite = SourceSite::current();
+  auto AfterCallWideBody = [&] {
+    (void)Long(Mid).item<float>(CallWideSite);
+    Out = Wide(One);
   };
   auto AfterBreakBody = [&] { Out = Brk(Mid); };
 
@@ -277,11 +293,14 @@ std::vector<Measurement> calibrate(int Repetitions) {
                                   {FlushSite, AfterFlushBody},
                                   {TensorSite, AfterTensorBody},
                                   {CopySite, AfterCopyBody},
-                                  {LoopSite, AfterLoopBody}});
+                                  {LoopSite, AfterLoopBody},
+                                  {CallFourSite, AfterCallFourBody},
+                                  {CallWideSite, AfterCallWideBody}});
   const Sample &AfterWait = InTurn[0], &AfterCall = InTurn[1],
                &AfterBreak = InTurn[2], &AfterPrint = InTurn[3],
                &AfterFlush = InTurn[4], &AfterTensor = InTurn[5],
-               &AfterCopy = InTurn[6], &AfterLoop = InTurn[7];
+               &AfterCopy = InTurn[6], &AfterLoop = InTurn[7],
+               &AfterCallFour = InTurn[8], &AfterCallWide = InTurn[9];
   double PrintUs = std::max(0.0, AfterPrint.Median - AfterWait.Median);
 
   // A sync after a compile: the work it waits for came from a compiled
@@ -429,11 +448,21 @@ std::vector<Measurement> calibrate(int Repetitions) {
         "next four-op piece starts (" +
             us(AfterBreak.Median) +
             "), minus sync_roundtrip_us and launch_latency_us"),
-      M("host_op_us", std::max(0.0, (Resume8.Median - Resume1.Median) / 7),
-        Resume8,
-        "median host time of a cached eight-op compiled call minus a one-op "
-        "call (" +
-            us(Resume1.Median) + "), per op"),
+      M("host_op_us",
+        std::max(0.0, (AfterCallWide.Median - AfterCall.Median) / 5),
+        AfterCallWide,
+        "median device idle after item() when the host's next work is a "
+        "cached nine-op compiled call (" +
+            us(AfterCallWide.Median) +
+            "), minus the same with host_resume_us's four-op call, per op"),
+      M("host_input_us",
+        std::max(0.0, (AfterCallFour.Median - AfterCall.Median) / 3),
+        AfterCallFour,
+        "median device idle after item() when the host's next work is the "
+        "cached four-op compiled call over four tensors (" +
+            us(AfterCallFour.Median) +
+            "), minus the same over one (host_resume_us's call), per tensor "
+            "argument beyond the first"),
       M("launch_latency_us", Launch, OpAndSync,
         "median enqueue + synchronize of one eager op, minus the enqueue and "
         "an idle synchronize (" +

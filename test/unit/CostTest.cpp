@@ -134,6 +134,17 @@ TEST(CostFormula, HostSyncIdle) {
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16);
   R.NextOps = 10;
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.5 * 6);
+  // A compiled call over four tensors: three more than the measured call.
+  R.NextInputs = 4;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.5 * 6); // not in the profile
+  P.HostInputUs.Value = 0.25;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.5 * 6 + 0.25 * 3);
+  R.NextInputs = 1;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.5 * 6);
+  R.NextOps.reset(); // ops unknown: the inputs still count
+  R.NextInputs = 3;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 + 0.25 * 2);
+  R.NextInputs.reset();
   R.NextOps = 1; // one eager op: less to record than the measured four
   EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), 16 - 0.5 * 3);
   P.HostOpUs.Value = 100; // the floor
