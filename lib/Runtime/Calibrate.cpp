@@ -304,10 +304,15 @@ std::vector<Measurement> calibrate(int Repetitions) {
   double PrintUs = std::max(0.0, AfterPrint.Median - AfterWait.Median);
 
   // A sync after a compile: the work it waits for came from a compiled
-  // function's first call, which compiled it. The host's next work is a
-  // cached four-op compiled call (as AfterCallBody) or one eager op (as
+  // function's first call, which compiled it. The host's next work is the
+  // same function's next call, its first from the cache, as a program's
+  // loop after a warm-up call makes it, or one eager op (as
   // AfterWaitBody): the first is what the cold host path costs a region
-  // call, the second an eager op. Each sample compiles a region of its own:
+  // call, the second an eager op. (Another function's cached call next,
+  // Next(One), idled 15.5-17.5 us where the same function's idled
+  // 20.5-21.5 us: ac.cpp-style probe, 2-core machine, 2026-12-07; the
+  // branch and train_loop examples' warm-up syncs measured 1.4-1.55x the
+  // term measured with Next.) Each sample compiles a region of its own:
   // four ops chosen by the sample's number, one more per sixteen numbers,
   // so no structure is in the region cache yet, even when a process
   // calibrates again. The same function's second, cached call gives the
@@ -337,7 +342,7 @@ std::vector<Measurement> calibrate(int Repetitions) {
             if (Eager)
               Op();
             else
-              Out = Next(One);
+              Out = Fn(Fed);
           }));
     }
   }
@@ -505,7 +510,7 @@ std::vector<Measurement> calibrate(int Repetitions) {
         std::max(0.0, AfterCompile.Median - AfterCached.Median), AfterCompile,
         "median device idle after item() when the work it waited for was a "
         "compiled function's first call, which compiled it, and the host's "
-        "next work is a cached four-op compiled call (" +
+        "next work is the same function's next call, from the cache (" +
             us(AfterCompile.Median) +
             "), minus the same after the function's second, cached call (" +
             us(AfterCached.Median) + ")"),
