@@ -308,11 +308,11 @@ std::vector<Measurement> calibrate(int Repetitions) {
   // same function's next call, its first from the cache, as a program's
   // loop after a warm-up call makes it, or one eager op (as
   // AfterWaitBody): the first is what the cold host path costs a region
-  // call, the second an eager op. (Another function's cached call next,
-  // Next(One), idled 15.5-17.5 us where the same function's idled
-  // 20.5-21.5 us: ac.cpp-style probe, 2-core machine, 2026-12-07; the
-  // branch and train_loop examples' warm-up syncs measured 1.4-1.55x the
-  // term measured with Next.) Each sample compiles a region of its own:
+  // call, the second an eager op. (With another function's cached call
+  // next, Next(One), the same probe idled 15.5-17.5 us where the same
+  // function's next call idled 20.5-21.5 us, 2-core machine, 2026-12-07;
+  // the branch and train_loop examples' warm-up syncs measured 1.4-1.55x
+  // the term measured with Next.) Each sample compiles a region of its own:
   // four ops chosen by the sample's number, one more per sixteen numbers,
   // so no structure is in the region cache yet, even when a process
   // calibrates again. The same function's second, cached call gives the
