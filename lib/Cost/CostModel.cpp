@@ -9,13 +9,16 @@
 #include "Cost/CostModel.h"
 
 #include "Basic/SourcePoint.h"
+#include "Cost/ColdSchedule.h"
 #include "Cost/Formulas.h"
 #include "Cost/HostWork.h"
 #include "Cost/NextLaunch.h"
 #include "Cost/RegionShape.h"
 #include "Cost/RunCounts.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 using namespace clang;
@@ -110,6 +113,17 @@ private:
   std::map<const FunctionDecl *, SummaryRow> RegionRows;
   std::map<const LoopInfo *, SummaryRow> LoopRows;
   std::map<const LoopInfo *, double> SyncsPerIteration;
+  /// The syncing lines and calls of each loop (keyed by the TriggerSite or
+  /// CallSite), for ColdSchedule.
+  struct LoopSync {
+    const void *Key;
+    SourceLocation At;
+    unsigned EveryNth;
+    int64_t FirstRun;
+  };
+  std::map<const LoopInfo *, std::vector<LoopSync>> LoopSyncs;
+  std::vector<int64_t> iterationsSinceLastSync(const LoopInfo *L,
+                                               const void *Key);
 };
 
 SummaryRow &TUCosts::regionRow(const SiteContext &C) {
@@ -306,10 +320,16 @@ void TUCosts::addAfterCompile(SiteFinding &SF, SyncResume &Resume) {
 void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
   const std::vector<FunctionNode> &Fns = Regions.functions();
   std::vector<bool> Syncs(Fns.size());
-  auto Note = [&](const std::vector<LoopVisit> &Loops) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Note = [&](const std::vector<LoopVisit> &Loops, const void *Key,
+                  SourceLocation At) {
     for (const LoopVisit &V : Loops) {
       double &Most = SyncsPerIteration[V.Loop];
       Most = std::max(Most, V.Freq.PerIteration);
+      std::vector<LoopSync> &In = LoopSyncs[V.Loop];
+      if (llvm::none_of(In, [&](const LoopSync &S) { return S.Key == Key; }))
+        In.push_back(
+            {Key, SM.getExpansionLoc(At), V.Freq.EveryNth, V.Freq.FirstRun});
     }
   };
   for (const SiteFinding &SF : Found) {
@@ -317,7 +337,8 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
       continue;
     if (SF.Site->Node < Syncs.size())
       Syncs[SF.Site->Node] = true;
-    Note(SF.Context->LocalLoops);
+    Note(SF.Context->LocalLoops, SF.Site,
+         SF.Site->Call ? SF.Site->Call->getBeginLoc() : SourceLocation());
   }
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -330,7 +351,31 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
   for (unsigned N = 0; N < Fns.size(); ++N)
     for (const CallSite &CS : Fns[N].Calls)
       if (CS.Callee < Fns.size() && Syncs[CS.Callee] && !CS.IsLambdaDefinition)
-        Note(Regions.loopsAt(N, CS.Site, CS.Loc));
+        Note(Regions.loopsAt(N, CS.Site, CS.Loc), &CS, CS.Loc);
+}
+
+/// ColdSchedule's iterationsSinceLastSync for the sync \p Key of \p L, its
+/// syncs ordered as their lines.
+std::vector<int64_t> TUCosts::iterationsSinceLastSync(const LoopInfo *L,
+                                                      const void *Key) {
+  auto It = LoopSyncs.find(L);
+  if (It == LoopSyncs.end())
+    return {};
+  std::vector<LoopSync> In = It->second;
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::stable_sort(In.begin(), In.end(),
+                   [&](const LoopSync &A, const LoopSync &B) {
+                     return A.At.isValid() && B.At.isValid() &&
+                            SM.isBeforeInTranslationUnit(A.At, B.At);
+                   });
+  std::vector<ScheduledSync> Syncs;
+  size_t Own = In.size();
+  for (const LoopSync &S : In) {
+    if (S.Key == Key)
+      Own = Syncs.size();
+    Syncs.push_back({S.EveryNth, S.FirstRun, unsigned(Syncs.size())});
+  }
+  return seam::iterationsSinceLastSync(Syncs, Own);
 }
 
 /// The device time one iteration of \p L queues, by queueMicros: the ops
@@ -398,10 +443,37 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
   if (auto It = SyncsPerIteration.find(Innermost);
       Innermost && It != SyncsPerIteration.end() && It->second > 0.1)
     return;
-  Resume.Cold = true;
+  // The sync before it in the loop decides what it waits behind: 25
+  // iterations for a `% 50` print beside a `% 25` item(), and nothing for
+  // the item() on the steps where the print just synced.
+  std::vector<int64_t> Since = Innermost
+                                   ? iterationsSinceLastSync(Innermost, SF.Site)
+                                   : std::vector<int64_t>();
+  if (!Since.empty() && llvm::all_of(Since, [](int64_t I) { return I == 0; }))
+    return;
+  std::optional<double> IterationUs;
   if (Innermost && X.Innermost.PerIteration > 0)
-    if (std::optional<double> Us = iterationMicros(*Innermost))
-      Resume.QueuedMicros = *Us / X.Innermost.PerIteration;
+    IterationUs = iterationMicros(*Innermost);
+  auto QueueOf = [&](int64_t Iterations) -> std::optional<double> {
+    if (Iterations == 0)
+      return 0.0;
+    if (!IterationUs)
+      return std::nullopt;
+    return *IterationUs * double(Iterations);
+  };
+  Resume.Cold = true;
+  std::vector<int64_t> Sorted = Since;
+  llvm::sort(Sorted);
+  bool Mixed = !Sorted.empty() && Sorted.front() != Sorted.back();
+  if (Sorted.empty()) {
+    if (IterationUs)
+      Resume.QueuedMicros = *IterationUs / X.Innermost.PerIteration;
+  } else {
+    Resume.QueuedMicros = QueueOf(Sorted[Sorted.size() / 2]);
+    if (Mixed)
+      for (int64_t I : Since)
+        Resume.ColdQueues.push_back(QueueOf(I));
+  }
   bool Region = &coldResumeParam(P, Resume) == &P.HostColdRegionUs;
   std::string Source = Region ? " (host_cold_region_us" : " (host_cold_sync_us";
   if (Region && Resume.NextOps && *Resume.NextOps > ResumeOps)
@@ -409,21 +481,68 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
               std::to_string(ResumeOps);
   const ProfileParam &Queue =
       Region ? P.HostColdRegionQueueUs : P.HostColdQueueUs;
-  if (double Share = coldShare(P, Resume); Share < 1) {
+  std::string Against =
+      std::string(" queued against ") +
+      (Region ? "host_cold_region_queue_us " : "host_cold_queue_us ") +
+      formatMicros(Queue.Value);
+  auto ShareText = [&](const SyncResume &R) {
     char Buf[16];
-    std::snprintf(Buf, sizeof(Buf), "%.2f", Share);
-    Source += std::string(" x ") + Buf + " for " +
-              formatMicros(*Resume.QueuedMicros) + " queued against " +
-              (Region ? "host_cold_region_queue_us " : "host_cold_queue_us ") +
-              formatMicros(Queue.Value);
+    std::snprintf(Buf, sizeof(Buf), "%.2f", coldShare(P, R));
+    return std::string("x ") + Buf + " for " + formatMicros(*R.QueuedMicros) +
+           " queued";
+  };
+  double Micros = coldResumeMicros(P, Resume);
+  std::string Why = " because it runs " + X.Innermost.phrase("iteration");
+  if (!Mixed) {
+    if (coldShare(P, Resume) < 1)
+      Source +=
+          " " + ShareText(Resume) + Against.substr(std::strlen(" queued"));
+    if (!Sorted.empty() && X.Innermost.EveryNth &&
+        Sorted.front() != int64_t(X.Innermost.EveryNth))
+      Why += ", " + std::to_string(Sorted.front()) +
+             " iterations after the sync before it in its loop";
+    Why += ": it waits behind several iterations' device work, and the host "
+           "resumes with cold caches ";
+  } else {
+    // The median over its runs, as syncIdleMicros takes it.
+    std::vector<double> PerRun;
+    SyncResume One = Resume;
+    One.ColdQueues.clear();
+    for (const std::optional<double> &Q : Resume.ColdQueues) {
+      One.QueuedMicros = Q;
+      PerRun.push_back(coldResumeMicros(P, One));
+    }
+    llvm::sort(PerRun);
+    size_t Mid = PerRun.size() / 2;
+    Micros =
+        PerRun.size() % 2 ? PerRun[Mid] : (PerRun[Mid - 1] + PerRun[Mid]) / 2;
+    Source += ", the median of its runs:";
+    const char *Sep = " ";
+    for (auto I = Sorted.rbegin(); I != Sorted.rend();) {
+      int64_t Iterations = *I;
+      size_t Runs = std::count(Sorted.begin(), Sorted.end(), Iterations);
+      std::string Of = " on " + std::to_string(Runs) + " run" +
+                       (Runs == 1 ? "" : "s") + " in " +
+                       std::to_string(Sorted.size());
+      One.QueuedMicros = QueueOf(Iterations);
+      Source += Sep;
+      if (Iterations == 0)
+        Source += "nothing" + Of + " (right after another sync)";
+      else if (One.QueuedMicros && coldShare(P, One) < 1)
+        Source += ShareText(One) + Of;
+      else
+        Source += "in full" + Of;
+      Sep = ", ";
+      I += Runs;
+    }
+    if (IterationUs && Queue.Value > 0)
+      Source += "; shares" + Against.substr(std::strlen(" queued"));
+    Why += ": it waits behind the device work since the sync before it in "
+           "its loop, and the host resumes with cold caches ";
   }
   Source += ")";
-  SF.F.Details.push_back(
-      "includes ~" + formatMicros(coldResumeMicros(P, Resume)) + Source +
-      " because it runs " + X.Innermost.phrase("iteration") +
-      ": it waits behind several iterations' device work, and the host "
-      "resumes with cold caches " +
-      Tag);
+  SF.F.Details.push_back("includes ~" + formatMicros(Micros) + Source + Why +
+                         Tag);
 }
 
 bool TUCosts::estimateSync(SiteFinding &SF, CostEstimate &E) {

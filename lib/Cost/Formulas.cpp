@@ -23,6 +23,18 @@ double afterCompileMicros(const DeviceProfile &P, const SyncResume &R) {
 }
 
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
+  if (!R.ColdQueues.empty()) {
+    std::vector<double> Idles;
+    SyncResume One = R;
+    One.ColdQueues.clear();
+    for (const std::optional<double> &Q : R.ColdQueues) {
+      One.QueuedMicros = Q;
+      Idles.push_back(syncIdleMicros(P, One));
+    }
+    std::sort(Idles.begin(), Idles.end());
+    size_t Mid = Idles.size() / 2;
+    return Idles.size() % 2 ? Idles[Mid] : (Idles[Mid - 1] + Idles[Mid]) / 2;
+  }
   bool Break = R.InRegion && P.HasBreakResume;
   double Idle = P.SyncRoundtripUs.Value +
                 (Break ? P.BreakResumeUs.Value : P.HostResumeUs.Value) +
@@ -65,6 +77,8 @@ double queueMicros(const DeviceProfile &P, double Bytes) {
 namespace {
 /// coldShare for a parameter measured behind \p Queue.
 double shareAgainst(const ProfileParam &Queue, const SyncResume &R) {
+  if (R.QueuedMicros && *R.QueuedMicros <= 0)
+    return 0; // right after another sync: nothing queued
   if (!R.QueuedMicros || Queue.Value <= 0)
     return 1;
   return std::min(1.0, std::log1p(*R.QueuedMicros / ColdKneeMicros) /

@@ -12,6 +12,7 @@
 #include "Cost/Profile.h"
 
 #include <optional>
+#include <vector>
 
 namespace seam {
 
@@ -65,6 +66,12 @@ struct SyncResume {
   /// ops of the iterations since its last execution, by queueMicros),
   /// when every op's size is known.
   std::optional<double> QueuedMicros;
+  /// When the loop's other syncs decide what each execution waits behind
+  /// (`% 25` and `% 50` guards, ColdSchedule.h): per execution, over one
+  /// cycle of the loop's syncs, the device time queued since the sync
+  /// before it (0 right after another sync; null when the sizes are not
+  /// known). The estimate is then the median over them.
+  std::vector<std::optional<double>> ColdQueues;
 };
 
 /// The device time of an op whose result has \p Bytes, as the cost model
@@ -97,6 +104,8 @@ double coldShare(const DeviceProfile &P, const SyncResume &R);
 /// iterations + host_flush_us x flushes`; plus afterCompileMicros; when
 /// R.Cold and the profile has them, plus coldResumeMicros, and a flush
 /// costs host_flush_us + coldShare x (host_cold_flush_us - host_flush_us).
+/// With R.ColdQueues, the median of that over them, each taken as
+/// R.QueuedMicros (two middle values averaged, as the runtime's median).
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);
 
 /// The term of syncIdleMicros for a cold sync (R.Cold): host_cold_region_us

@@ -323,8 +323,10 @@ std::optional<Frequency> walkedFrequency(const std::vector<Guard> &Guards,
     return Out;
   }
   Out.PerIteration = double(Hits) / double(For->Trips);
-  if (Even && Gap > 0 && Hits * Gap == For->Trips)
+  if (Even && Gap > 0 && Hits * Gap == For->Trips) {
     Out.EveryNth = static_cast<unsigned>(Gap);
+    Out.FirstRun = First;
+  }
   return Out;
 }
 
@@ -495,6 +497,7 @@ void bindLocals(llvm::ArrayRef<const VarDecl *> Locals, ASTContext &Ctx,
 
 void Frequency::multiply(const Frequency &O) {
   // phrase() uses EveryNth only while it still equals 1 / PerIteration.
+  FirstRun = O.everyTime() ? FirstRun : everyTime() ? O.FirstRun : -1;
   EveryNth = (EveryNth && O.EveryNth) ? 0 : std::max(EveryNth, O.EveryNth);
   PerIteration *= O.PerIteration;
   if (O.OncePerLoop && !OncePerLoop) {

@@ -28,6 +28,9 @@ struct Frequency {
   bool OncePerLoop = false;
   /// Set when a single `% N` test decides it: every Nth iteration.
   unsigned EveryNth = 0;
+  /// With EveryNth, counted by walking a counted loop's counter: the
+  /// iteration (0 for the loop's first) it first runs on; -1 when unknown.
+  int64_t FirstRun = -1;
   /// Conditions Seam could not count, taken as always true.
   std::vector<const clang::Expr *> Uncounted;
   /// What makes it run once per loop (`i == 0`, a `break` after it).

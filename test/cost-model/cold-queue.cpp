@@ -51,3 +51,24 @@ void unknown(torch::Tensor w) {
   }
   std::cout << last << "\n";
 }
+
+// Two guarded syncs in one loop: each run waits behind the iterations since
+// the loop's sync before it, not since its own. Three launch-bound ops per
+// iteration, 15 us: the print every 50th waits behind the 25 iterations
+// since the item() every 25th last ran, 375 us, ln(1 + 3.75) / ln(1 + 40)
+// = 0.42 of 7 us. The item() follows the print in the same iteration on
+// every other run, warm: the median of 2.94 and 0 us.
+void twoPeriods() {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  for (int s = 0; s < 200; ++s) {
+    w = w * 0.5;
+    if (s % 50 == 0)
+      std::cout << "step " << s << " " << w.sum().item<float>() << "\n";
+    // CHECK: :[[@LINE-1]]:51: warning: host sync: {{.*}}; ~24.9 us device idle per execution, every 50th iteration (profile cold-queue)
+    // CHECK: note: includes ~2.94 us (host_cold_sync_us x 0.42 for 375 us queued against host_cold_queue_us 4 ms) because it runs every 50th iteration, 25 iterations after the sync before it in its loop
+    if (s % 25 == 0)
+      std::cout << "mean " << w.mean().item<float>() << "\n";
+    // CHECK: :[[@LINE-1]]:40: warning: host sync: {{.*}}; ~23.5 us device idle per execution, every 25th iteration (profile cold-queue)
+    // CHECK: note: includes ~1.47 us (host_cold_sync_us, the median of its runs: x 0.42 for 375 us queued on 1 run in 2, nothing on 1 run in 2 (right after another sync); shares against host_cold_queue_us 4 ms) because it runs every 25th iteration: it waits behind the device work since the sync before it in its loop
+  }
+}

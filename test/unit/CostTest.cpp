@@ -1,4 +1,5 @@
 //===- CostTest.cpp - Fusion grouping, profiles and shape hints -----------===//
+#include "Cost/ColdSchedule.h"
 #include "Cost/CostModel.h"
 #include "Cost/Formulas.h"
 #include "Cost/Fusion.h"
@@ -339,6 +340,62 @@ TEST(CostFormula, SyncColdQueue) {
   R.Cold = false;
   EXPECT_DOUBLE_EQ(coldShare(P, R), 0);
   EXPECT_DOUBLE_EQ(flushMicros(P, R), 4);
+}
+
+TEST(CostFormula, SyncColdMedianOfRuns) {
+  DeviceProfile P = roundProfile();
+  P.HasCold = true;
+  P.HostColdSyncUs.Value = 7;
+  SyncResume R;
+  R.Cold = true;
+  R.NextOps = 4;
+  const double Warm = syncIdleMicros(P, R) - 7; // 16, the whole added: 23
+  // Half its runs right after another sync, half behind a queue of unknown
+  // size: the runtime's median of an even count, the middle two averaged.
+  R.ColdQueues = {0.0, std::nullopt};
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), Warm + 3.5);
+  R.ColdQueues = {0.0, std::nullopt, std::nullopt};
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), Warm + 7);
+  R.ColdQueues = {0.0, 0.0, std::nullopt};
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), Warm);
+  // Against the calibration's queue, each run its own share.
+  P.HostColdQueueUs.Value = 4000;
+  R.ColdQueues = {500.0, 4000.0};
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R),
+                   Warm + 7 * (1 + std::log1p(5.0) / std::log1p(40.0)) / 2);
+  // A run right after another sync is warm even without the queue figure.
+  P.HostColdQueueUs.Value = 0;
+  R.ColdQueues.clear();
+  R.QueuedMicros = 0;
+  EXPECT_DOUBLE_EQ(syncIdleMicros(P, R), Warm);
+}
+
+TEST(ColdSchedule, IterationsSinceLastSync) {
+  using V = std::vector<int64_t>;
+  // Alone in its loop: its own period, every run.
+  EXPECT_EQ(iterationsSinceLastSync({{50, 0, 0}}, 0), V({50}));
+  // A print every 50th step before an item() every 25th (printed.cpp).
+  std::vector<ScheduledSync> Two = {{50, 0, 0}, {25, 0, 1}};
+  EXPECT_EQ(iterationsSinceLastSync(Two, 0), V({25}));
+  EXPECT_EQ(iterationsSinceLastSync(Two, 1), V({0, 25}));
+  // The other way round in the body: the print follows the item(), which
+  // always comes 25 iterations after its own last run.
+  Two = {{50, 0, 1}, {25, 0, 0}};
+  EXPECT_EQ(iterationsSinceLastSync(Two, 0), V({0}));
+  EXPECT_EQ(iterationsSinceLastSync(Two, 1), V({25, 25}));
+  // Out of phase: every 10th from 0 and every 10th from 5.
+  std::vector<ScheduledSync> Shifted = {{10, 0, 0}, {10, 5, 1}};
+  EXPECT_EQ(iterationsSinceLastSync(Shifted, 0), V({5}));
+  EXPECT_EQ(iterationsSinceLastSync(Shifted, 1), V({5}));
+  // Periods that do not divide: the cycle is their product.
+  V Since = iterationsSinceLastSync({{3, 0, 0}, {4, 0, 1}}, 1);
+  EXPECT_EQ(Since, V({0, 1, 2}));
+  // A period or first run not known, or too long a cycle: nothing said.
+  EXPECT_TRUE(iterationsSinceLastSync({{50, 0, 0}, {0, 0, 1}}, 0).empty());
+  EXPECT_TRUE(iterationsSinceLastSync({{50, 0, 0}, {25, -1, 1}}, 0).empty());
+  EXPECT_TRUE(
+      iterationsSinceLastSync({{65521, 0, 0}, {65519, 0, 1}}, 0).empty());
+  EXPECT_TRUE(iterationsSinceLastSync({{50, 0, 0}}, 1).empty());
 }
 
 TEST(CostFormula, RankBasis) {
