@@ -98,6 +98,15 @@ private:
                "version's runs (alternately; each line's idle the median "
                "of the runs' totals), default 1")
             ->check(CLI::Range(1u, 100u));
+    MaxRepeatOpt =
+        Cmd.add_option(
+               "--max-repeat", Valid.MaxRepeat,
+               "When a line is noisy after --repeat runs, run the program "
+               "again, one run at a time, until no line is or this many runs "
+               "in all (the median's standard error shrinks with the runs). "
+               "Default: three times --repeat; the same as --repeat to run "
+               "exactly that many")
+            ->check(CLI::Range(1u, 300u));
   }
 
   void defineFixedOptions(CLI::App &Cmd) {
@@ -132,6 +141,10 @@ private:
     if (Inv.SawRunFlag)
       return usageError("--fixed builds the program with --build; --run "
                         "does not apply",
+                        "validate ");
+    if (MaxRepeatOpt->count())
+      return usageError("--fixed runs each version --repeat times; "
+                        "--max-repeat does not apply",
                         "validate ");
     if (Build.empty())
       return usageError("--fixed needs --build, the command that builds "
@@ -205,7 +218,7 @@ private:
   std::string Profile, Tolerance, Format = "text", Build;
   CLI::App *Sub = nullptr;
   CLI::Option *TolOpt = nullptr;
-  CLI::Option *RepeatOpt = nullptr;
+  CLI::Option *RepeatOpt = nullptr, *MaxRepeatOpt = nullptr;
   bool Fixed = false;
   double OutputTolerance = 1e-5;
 };

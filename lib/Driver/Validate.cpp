@@ -812,6 +812,18 @@ void aggregate(const std::vector<RunResult> &Runs, std::vector<Measured> &Ms,
   }
 }
 
+/// Whether a line of \p Runs so far is noisy at tolerance \p Tol.
+bool anyNoisy(const std::vector<RunResult> &Runs, double Tol) {
+  std::vector<Measured> Ms;
+  std::vector<Predicted> Ps;
+  aggregate(Runs, Ms, Ps);
+  std::vector<Row> Rows = join(Ps, Ms);
+  return llvm::any_of(Rows, [&](Row &R) {
+    compare(R, Tol);
+    return R.Status == "noisy";
+  });
+}
+
 /// Each row compared at tolerance \p Tol; the verdict, in JSON's word and
 /// in the text's sentence.
 std::pair<std::string, std::string>
@@ -883,10 +895,19 @@ int runValidate(const ValidateOptions &Opts) {
       return errorExit("cannot create a temporary file: " + EC.message());
     RemoveTrace.emplace(TracePath);
   }
-  std::vector<RunResult> Runs(std::max(1u, Opts.Repeat));
-  for (size_t Run = 0; Run < Runs.size(); ++Run) {
-    RunResult &Res = Runs[Run];
-    bool Last = Run + 1 == Runs.size();
+  double Tol = Opts.Tolerance.value_or(0.25);
+  // --repeat runs, then one more at a time while a line is noisy: the
+  // median's standard error shrinks with the runs, up to --max-repeat.
+  const unsigned MinRuns = std::max(1u, Opts.Repeat);
+  const unsigned MaxRuns =
+      std::max(MinRuns, Opts.MaxRepeat ? Opts.MaxRepeat : 3 * MinRuns);
+  std::vector<RunResult> Runs;
+  for (size_t Run = 0;; ++Run) {
+    if (Run >= MinRuns && (Run >= MaxRuns || !anyNoisy(Runs, Tol)))
+      break;
+    Runs.emplace_back();
+    RunResult &Res = Runs.back();
+    bool Last = Run + 1 == MinRuns; // the trace is of run --repeat
     CheckOptions Check = Opts.Check;
     // Run the program first: unless a profile was given, the runtime
     // measures the cost model's parameters in the program's own process
@@ -977,16 +998,21 @@ int runValidate(const ValidateOptions &Opts) {
     Res.Ps = predictions(R);
   }
   if (Runs.size() > 1)
-    ProfileNote += "; " + std::to_string(Runs.size()) +
-                   " runs, each line's idle the median of the runs' medians";
+    ProfileNote +=
+        "; " + std::to_string(Runs.size()) + " runs" +
+        (Runs.size() > MinRuns ? " (" + std::to_string(MinRuns) +
+                                     ", then more while a line was noisy)"
+                               : std::string()) +
+        ", each line's idle the median of the runs' medians";
   std::vector<Measured> Ms;
   std::vector<Predicted> Ps;
   aggregate(Runs, Ms, Ps);
   std::vector<Row> Rows = join(Ps, Ms);
   const std::string &ProfileName = Runs.back().ProfileName;
   const nlohmann::json &J = Runs.back().Report;
-  double Tol = Opts.Tolerance.value_or(0.25);
-  auto [Verdict, VerdictText] = verdictOf(Rows, Opts, Tol);
+  ValidateOptions Done = Opts; // the runs made
+  Done.Repeat = static_cast<unsigned>(Runs.size());
+  auto [Verdict, VerdictText] = verdictOf(Rows, Done, Tol);
 
   if (!Opts.TimelinePath.empty())
     if (std::optional<std::string> E = writeTimeline(
@@ -999,12 +1025,12 @@ int runValidate(const ValidateOptions &Opts) {
   if (std::optional<std::string> E =
           writeOutput(Opts.OutputPath, [&](llvm::raw_ostream &OS) {
             if (Opts.Json)
-              OS << toJson(Rows, Opts, ProfileName, ProfileSource, Totals,
+              OS << toJson(Rows, Done, ProfileName, ProfileSource, Totals,
                            Verdict)
                         .dump(2)
                  << "\n";
             else
-              printText(OS, Rows, Opts, ProfileNote, Tol, VerdictText);
+              printText(OS, Rows, Done, ProfileNote, Tol, VerdictText);
           }))
     return errorExit(*E);
   // Not judged is neither a pass nor a failure (docs/cli.md).

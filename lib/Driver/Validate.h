@@ -40,6 +40,9 @@ struct ValidateOptions {
   /// --repeat: runs of the program; each line's idle is the median of the
   /// runs' medians, judged only when their spread allows it.
   unsigned Repeat = 5;
+  /// --max-repeat: while a line is noisy after Repeat runs, the program
+  /// runs again, up to this many runs in all (0: three times Repeat).
+  unsigned MaxRepeat = 0;
 };
 
 /// What the runtime measured at one line (its APIs there together).
