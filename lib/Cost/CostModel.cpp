@@ -120,6 +120,7 @@ private:
     SourceLocation At;
     unsigned EveryNth;
     int64_t FirstRun;
+    bool OncePerLoop;
   };
   std::map<const LoopInfo *, std::vector<LoopSync>> LoopSyncs;
   std::vector<int64_t> iterationsSinceLastSync(const LoopInfo *L,
@@ -324,12 +325,14 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
   auto Note = [&](const std::vector<LoopVisit> &Loops, const void *Key,
                   SourceLocation At) {
     for (const LoopVisit &V : Loops) {
+      // A sync once per loop (`if (step == 0)`) keeps no queue short.
       double &Most = SyncsPerIteration[V.Loop];
-      Most = std::max(Most, V.Freq.PerIteration);
+      if (!V.Freq.OncePerLoop)
+        Most = std::max(Most, V.Freq.PerIteration);
       std::vector<LoopSync> &In = LoopSyncs[V.Loop];
       if (llvm::none_of(In, [&](const LoopSync &S) { return S.Key == Key; }))
-        In.push_back(
-            {Key, SM.getExpansionLoc(At), V.Freq.EveryNth, V.Freq.FirstRun});
+        In.push_back({Key, SM.getExpansionLoc(At), V.Freq.EveryNth,
+                      V.Freq.FirstRun, V.Freq.OncePerLoop});
     }
   };
   for (const SiteFinding &SF : Found) {
@@ -371,6 +374,10 @@ std::vector<int64_t> TUCosts::iterationsSinceLastSync(const LoopInfo *L,
   std::vector<ScheduledSync> Syncs;
   size_t Own = In.size();
   for (const LoopSync &S : In) {
+    // A sync once per loop (`if (step == 0)`) moves one run's queue at
+    // most: the cycle is laid out without it.
+    if (S.OncePerLoop && S.Key != Key)
+      continue;
     if (S.Key == Key)
       Own = Syncs.size();
     Syncs.push_back({S.EveryNth, S.FirstRun, unsigned(Syncs.size())});

@@ -72,3 +72,19 @@ void twoPeriods() {
     // CHECK: note: includes ~1.47 us (host_cold_sync_us, the median of its runs: x 0.42 for 375 us queued on 1 run in 2, nothing on 1 run in 2 (right after another sync); shares against host_cold_queue_us 4 ms) because it runs every 25th iteration: it waits behind the device work since the sync before it in its loop
   }
 }
+
+// A sync once per loop (the first step) is left out of the cycle: the
+// print every 50th waits behind its own 50 iterations of the body's three
+// launch-bound ops (mul, max, sum: the branches' ops count on every
+// iteration), 750 us, ln(1 + 7.5) / ln(1 + 40) = 0.58 of 7 us.
+void withFirstStep() {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  for (int s = 0; s < 200; ++s) {
+    w = w * 0.5;
+    if (s == 0)
+      std::cout << "first " << w.max().item<float>() << "\n";
+    if (s % 50 == 0)
+      std::cout << "step " << s << " " << w.sum().item<float>() << "\n";
+    // CHECK: :[[@LINE-1]]:51: note: includes ~4.03 us (host_cold_sync_us x 0.58 for 750 us queued against host_cold_queue_us 4 ms) because it runs every 50th iteration: it waits behind several iterations' device work
+  }
+}
