@@ -31,10 +31,20 @@ iterationsSinceLastSync(llvm::ArrayRef<ScheduledSync> Syncs, size_t Own) {
   for (size_t K = 0; K < Runs.size(); ++K) {
     if (std::get<2>(Runs[K]) != Own)
       continue;
-    // Before the first run of the cycle comes the last one, a cycle back.
-    size_t Prev = K ? K - 1 : Runs.size() - 1;
-    Out.push_back(std::get<0>(Runs[K]) - std::get<0>(Runs[Prev]) +
-                  (K ? 0 : Cycle));
+    // Back from it, around the cycle, to the last run that counts: before
+    // the first run of the cycle comes the last one, a cycle back.
+    int64_t Back = 0;
+    size_t Prev = K;
+    do {
+      if (Prev == 0) {
+        Prev = Runs.size();
+        Back += Cycle;
+      }
+      --Prev;
+    } while (std::get<2>(Runs[Prev]) != Own &&
+             !Syncs[std::get<2>(Runs[Prev])].Counts &&
+             std::get<0>(Runs[K]) - std::get<0>(Runs[Prev]) + Back == 0);
+    Out.push_back(std::get<0>(Runs[K]) - std::get<0>(Runs[Prev]) + Back);
   }
   return Out;
 }

@@ -28,6 +28,13 @@ struct ScheduledSync {
   /// Its place in the loop body: of two syncs in one iteration, the one
   /// with the lower Order runs first.
   unsigned Order = 0;
+  /// Whether a run of it earlier in the same iteration as a run of
+  /// Syncs[Own] ends the wait counted (its runs in earlier iterations
+  /// always do). A flush right after a sync that waited behind 20
+  /// iterations and printed without flushing runs on the caches those
+  /// iterations left: its wait is counted past that sync, back to the one
+  /// before it.
+  bool Counts = true;
 };
 
 /// The loops whose syncs' cycle is longer are not laid out.
@@ -35,11 +42,11 @@ constexpr int64_t MaxSyncCycle = int64_t(1) << 16;
 
 /// For Syncs[Own], over one cycle of the loop's syncs (the least common
 /// multiple of their periods), per run in iteration order: the iterations
-/// since the sync that ran before it, counted around the cycle (0 when
-/// another sync ran earlier in the same iteration; its own period when it
-/// is the loop's only sync). Empty when a sync's period or first iteration
-/// is not known (EveryNth 0, FirstRun < 0), or the cycle is longer than
-/// MaxSyncCycle.
+/// since the sync that ran before it (past those earlier in its iteration
+/// that do not count), counted around the cycle (0 when another sync ran
+/// earlier in the same iteration; its own period when it is the loop's only
+/// sync). Empty when a sync's period or first iteration is not known (EveryNth
+/// 0, FirstRun < 0), or the cycle is longer than MaxSyncCycle.
 std::vector<int64_t>
 iterationsSinceLastSync(llvm::ArrayRef<ScheduledSync> Syncs, size_t Own);
 

@@ -121,10 +121,15 @@ private:
     unsigned EveryNth;
     int64_t FirstRun;
     bool OncePerLoop;
+    /// The host's work after it flushes a stream (a call of a function
+    /// that syncs: not known, taken as not).
+    bool Flushes;
   };
   std::map<const LoopInfo *, std::vector<LoopSync>> LoopSyncs;
   std::vector<int64_t> iterationsSinceLastSync(const LoopInfo *L,
-                                               const void *Key);
+                                               const void *Key,
+                                               bool SinceFlush = false);
+  HostWork hostWorkAfter(const TriggerSite &Site);
 };
 
 SummaryRow &TUCosts::regionRow(const SiteContext &C) {
@@ -228,15 +233,22 @@ std::optional<double> TUCosts::selectedElements(const SiteFinding &SF) {
   return S ? std::optional<double>(S->Elements) : std::nullopt;
 }
 
+/// The host's work after \p Site: its own span, then its callers' after
+/// the call returns, when its function launches nothing more.
+HostWork TUCosts::hostWorkAfter(const TriggerSite &Site) {
+  HostWork W;
+  for (const auto &[At, Span] : Next.spansAfter(Site))
+    W += Host.after(At, Span);
+  return W;
+}
+
 /// The host's own work between the sync and the next launch
 /// (HostWork.h), into the estimate, and a note saying what it is and what
 /// is left out.
 void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   // The sync's own span, then its callers' after the call returns, when
   // its function launches nothing more.
-  HostWork W;
-  for (const auto &[At, Span] : Next.spansAfter(*SF.Site))
-    W += Host.after(At, Span);
+  HostWork W = hostWorkAfter(*SF.Site);
   Resume.Prints = W.Prints;
   Resume.TensorPrints = W.TensorPrints;
   Resume.LoopIterations = W.LoopIterations;
@@ -256,6 +268,11 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   Count(W.LoopIterations, "host loop iteration", "host loop iterations");
   Count(W.Flushes, Resume.Cold ? "cold flush" : "flush",
         Resume.Cold ? "cold flushes" : "flushes");
+  if (W.Flushes > 0 && Resume.FlushQueuedMicros &&
+      *Resume.FlushQueuedMicros > 0)
+    What.back() += " behind the " + formatMicros(*Resume.FlushQueuedMicros) +
+                   " queued before it: the syncs just before it in its "
+                   "iteration do not flush";
   std::string List;
   for (size_t I = 0; I < What.size(); ++I)
     List += (I ? ", " : "") + What[I];
@@ -323,7 +340,7 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
   std::vector<bool> Syncs(Fns.size());
   const SourceManager &SM = Ctx.getSourceManager();
   auto Note = [&](const std::vector<LoopVisit> &Loops, const void *Key,
-                  SourceLocation At) {
+                  SourceLocation At, bool Flushes) {
     for (const LoopVisit &V : Loops) {
       // A sync once per loop (`if (step == 0)`) keeps no queue short.
       double &Most = SyncsPerIteration[V.Loop];
@@ -332,7 +349,7 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
       std::vector<LoopSync> &In = LoopSyncs[V.Loop];
       if (llvm::none_of(In, [&](const LoopSync &S) { return S.Key == Key; }))
         In.push_back({Key, SM.getExpansionLoc(At), V.Freq.EveryNth,
-                      V.Freq.FirstRun, V.Freq.OncePerLoop});
+                      V.Freq.FirstRun, V.Freq.OncePerLoop, Flushes});
     }
   };
   for (const SiteFinding &SF : Found) {
@@ -341,7 +358,8 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
     if (SF.Site->Node < Syncs.size())
       Syncs[SF.Site->Node] = true;
     Note(SF.Context->LocalLoops, SF.Site,
-         SF.Site->Call ? SF.Site->Call->getBeginLoc() : SourceLocation());
+         SF.Site->Call ? SF.Site->Call->getBeginLoc() : SourceLocation(),
+         hostWorkAfter(*SF.Site).Flushes > 0);
   }
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -354,13 +372,15 @@ void TUCosts::countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found) {
   for (unsigned N = 0; N < Fns.size(); ++N)
     for (const CallSite &CS : Fns[N].Calls)
       if (CS.Callee < Fns.size() && Syncs[CS.Callee] && !CS.IsLambdaDefinition)
-        Note(Regions.loopsAt(N, CS.Site, CS.Loc), &CS, CS.Loc);
+        Note(Regions.loopsAt(N, CS.Site, CS.Loc), &CS, CS.Loc, false);
 }
 
 /// ColdSchedule's iterationsSinceLastSync for the sync \p Key of \p L, its
-/// syncs ordered as their lines.
+/// syncs ordered as their lines; with \p SinceFlush, for its flush: past
+/// the syncs earlier in its iteration whose host work does not flush.
 std::vector<int64_t> TUCosts::iterationsSinceLastSync(const LoopInfo *L,
-                                                      const void *Key) {
+                                                      const void *Key,
+                                                      bool SinceFlush) {
   auto It = LoopSyncs.find(L);
   if (It == LoopSyncs.end())
     return {};
@@ -380,7 +400,8 @@ std::vector<int64_t> TUCosts::iterationsSinceLastSync(const LoopInfo *L,
       continue;
     if (S.Key == Key)
       Own = Syncs.size();
-    Syncs.push_back({S.EveryNth, S.FirstRun, unsigned(Syncs.size())});
+    Syncs.push_back({S.EveryNth, S.FirstRun, unsigned(Syncs.size()),
+                     !SinceFlush || S.Flushes});
   }
   return seam::iterationsSinceLastSync(Syncs, Own);
 }
@@ -452,11 +473,21 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
     return;
   // The sync before it in the loop decides what it waits behind: 25
   // iterations for a `% 50` print beside a `% 25` item(), and nothing for
-  // the item() on the steps where the print just synced.
-  std::vector<int64_t> Since = Innermost
-                                   ? iterationsSinceLastSync(Innermost, SF.Site)
-                                   : std::vector<int64_t>();
-  if (!Since.empty() && llvm::all_of(Since, [](int64_t I) { return I == 0; }))
+  // the item() on the steps where the print just synced. A flush right
+  // after a sync that does not flush runs on the caches the queue before
+  // that sync left.
+  std::vector<int64_t> Since, FlushSince;
+  if (Innermost) {
+    Since = iterationsSinceLastSync(Innermost, SF.Site);
+    if (hostWorkAfter(*SF.Site).Flushes > 0)
+      FlushSince = iterationsSinceLastSync(Innermost, SF.Site, true);
+  }
+  auto AllZero = [](const std::vector<int64_t> &V) {
+    return !V.empty() && llvm::all_of(V, [](int64_t I) { return I == 0; });
+  };
+  if (FlushSince == Since)
+    FlushSince.clear();
+  if (AllZero(Since) && (FlushSince.empty() || AllZero(FlushSince)))
     return;
   std::optional<double> IterationUs;
   if (Innermost && X.Innermost.PerIteration > 0)
@@ -477,10 +508,22 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
       Resume.QueuedMicros = *IterationUs / X.Innermost.PerIteration;
   } else {
     Resume.QueuedMicros = QueueOf(Sorted[Sorted.size() / 2]);
-    if (Mixed)
-      for (int64_t I : Since)
-        Resume.ColdQueues.push_back(QueueOf(I));
+    if (Mixed || !FlushSince.empty())
+      for (size_t I = 0; I < Since.size(); ++I) {
+        Resume.ColdQueues.push_back(QueueOf(Since[I]));
+        if (!FlushSince.empty())
+          Resume.FlushQueues.push_back(QueueOf(FlushSince[I]));
+      }
+    if (!FlushSince.empty()) {
+      std::vector<int64_t> F = FlushSince;
+      llvm::sort(F);
+      Resume.FlushQueuedMicros = QueueOf(F[F.size() / 2]);
+    }
   }
+  // A warm sync (right after another in the same iteration) whose flush is
+  // cold: the host-work note says so.
+  if (AllZero(Since))
+    return;
   bool Region = &coldResumeParam(P, Resume) == &P.HostColdRegionUs;
   std::string Source = Region ? " (host_cold_region_us" : " (host_cold_sync_us";
   if (Region && Resume.NextOps && *Resume.NextOps > ResumeOps)

@@ -27,8 +27,11 @@ double syncIdleMicros(const DeviceProfile &P, const SyncResume &R) {
     std::vector<double> Idles;
     SyncResume One = R;
     One.ColdQueues.clear();
-    for (const std::optional<double> &Q : R.ColdQueues) {
-      One.QueuedMicros = Q;
+    One.FlushQueues.clear();
+    for (size_t I = 0; I < R.ColdQueues.size(); ++I) {
+      One.QueuedMicros = R.ColdQueues[I];
+      if (I < R.FlushQueues.size())
+        One.FlushQueuedMicros = R.FlushQueues[I];
       Idles.push_back(syncIdleMicros(P, One));
     }
     std::sort(Idles.begin(), Idles.end());
@@ -76,12 +79,12 @@ double queueMicros(const DeviceProfile &P, double Bytes) {
 
 namespace {
 /// coldShare for a parameter measured behind \p Queue.
-double shareAgainst(const ProfileParam &Queue, const SyncResume &R) {
-  if (R.QueuedMicros && *R.QueuedMicros <= 0)
+double shareAgainst(const ProfileParam &Queue, std::optional<double> Queued) {
+  if (Queued && *Queued <= 0)
     return 0; // right after another sync: nothing queued
-  if (!R.QueuedMicros || Queue.Value <= 0)
+  if (!Queued || Queue.Value <= 0)
     return 1;
-  return std::min(1.0, std::log1p(*R.QueuedMicros / ColdKneeMicros) /
+  return std::min(1.0, std::log1p(*Queued / ColdKneeMicros) /
                            std::log1p(Queue.Value / ColdKneeMicros));
 }
 } // namespace
@@ -92,7 +95,7 @@ double coldShare(const DeviceProfile &P, const SyncResume &R) {
   return shareAgainst(&coldResumeParam(P, R) == &P.HostColdRegionUs
                           ? P.HostColdRegionQueueUs
                           : P.HostColdQueueUs,
-                      R);
+                      R.QueuedMicros);
 }
 
 double coldResumeMicros(const DeviceProfile &P, const SyncResume &R) {
@@ -108,7 +111,9 @@ double flushMicros(const DeviceProfile &P, const SyncResume &R) {
     return P.HostFlushUs.Value;
   // host_cold_flush_us is measured behind host_cold_sync_us's queue.
   return P.HostFlushUs.Value +
-         shareAgainst(P.HostColdQueueUs, R) *
+         shareAgainst(P.HostColdQueueUs, R.FlushQueuedMicros
+                                             ? R.FlushQueuedMicros
+                                             : R.QueuedMicros) *
              (P.HostColdFlushUs.Value - P.HostFlushUs.Value);
 }
 

@@ -72,6 +72,13 @@ struct SyncResume {
   /// before it (0 right after another sync; null when the sizes are not
   /// known). The estimate is then the median over them.
   std::vector<std::optional<double>> ColdQueues;
+  /// For a cold sync that flushes, when it differs from QueuedMicros: the
+  /// device time queued since the loop's last flush, which its flush waits
+  /// behind (a print every 60th right after one every 20th that does not
+  /// flush resumes warm, but its write system call is cold). With
+  /// ColdQueues, per execution in FlushQueues, in the same order.
+  std::optional<double> FlushQueuedMicros;
+  std::vector<std::optional<double>> FlushQueues;
 };
 
 /// The device time of an op whose result has \p Bytes, as the cost model
@@ -103,7 +110,8 @@ double coldShare(const DeviceProfile &P, const SyncResume &R);
 /// host_print_tensor_us x tensors printed + host_element_us x host loop
 /// iterations + host_flush_us x flushes`; plus afterCompileMicros; when
 /// R.Cold and the profile has them, plus coldResumeMicros, and a flush
-/// costs host_flush_us + coldShare x (host_cold_flush_us - host_flush_us).
+/// costs host_flush_us + coldShare x (host_cold_flush_us - host_flush_us)
+/// (the share of R.FlushQueuedMicros when set).
 /// With R.ColdQueues, the median of that over them, each taken as
 /// R.QueuedMicros (two middle values averaged, as the runtime's median).
 double syncIdleMicros(const DeviceProfile &P, const SyncResume &R);

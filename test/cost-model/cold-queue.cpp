@@ -88,3 +88,23 @@ void withFirstStep() {
     // CHECK: :[[@LINE-1]]:51: note: includes ~4.03 us (host_cold_sync_us x 0.58 for 750 us queued against host_cold_queue_us 4 ms) because it runs every 50th iteration: it waits behind several iterations' device work
   }
 }
+
+// A print with std::endl every 60th step right after a print every 20th
+// that does not flush: its sync waits behind nothing (the 20th's sync ran
+// just before it), but its flush runs on the caches the 20 iterations
+// before that sync left: 20 iterations of three launch-bound ops (mul,
+// sum, max), 300 us, a share ln(1 + 3) / ln(1 + 40) = 0.37 of the 36 us
+// from flush to cold flush, plus the flush's 4 us and the print's 2 us.
+void flushAfterPrint() {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  for (int s = 0; s < 240; ++s) {
+    w = w * 0.5;
+    if (s % 20 == 0)
+      std::cout << "step " << s << " " << w.sum().item<float>() << "\n";
+    if (s % 60 == 0)
+      std::cout << "max " << w.max().item<float>() << std::endl;
+    // CHECK: :[[@LINE-1]]:38: warning: host sync: '.item()' reads 'w.max()' on the host; ~39.4 us device idle per execution, every 60th iteration
+    // CHECK-NOT: host_cold_sync_us
+    // CHECK: :[[@LINE-3]]:38: note: includes ~19.4 us of host work before the next launch (1 print statement, 1 cold flush behind the 300 us queued before it: the syncs just before it in its iteration do not flush) (profile cold-queue)
+  }
+}

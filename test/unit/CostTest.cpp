@@ -390,6 +390,21 @@ TEST(ColdSchedule, IterationsSinceLastSync) {
   // Periods that do not divide: the cycle is their product.
   V Since = iterationsSinceLastSync({{3, 0, 0}, {4, 0, 1}}, 1);
   EXPECT_EQ(Since, V({0, 1, 2}));
+  // A flush every 60th right after a print every 20th (blind3.cpp): its
+  // sync waits behind nothing, its flush behind the 20 iterations that
+  // print waited behind, since it does not flush.
+  std::vector<ScheduledSync> Flush = {{20, 0, 0, false}, {60, 0, 1}};
+  EXPECT_EQ(iterationsSinceLastSync(Flush, 1), V({20}));
+  Flush[0].Counts = true;
+  EXPECT_EQ(iterationsSinceLastSync(Flush, 1), V({0}));
+  // A sync that does not count still does in an earlier iteration.
+  std::vector<ScheduledSync> Earlier = {{10, 5, 0}, {4, 0, 1, false}};
+  EXPECT_EQ(iterationsSinceLastSync(Earlier, 0), V({1, 3}));
+  // Two in one iteration before it that do not count: back to the cycle
+  // before, around the end.
+  std::vector<ScheduledSync> Three = {
+      {30, 0, 0, false}, {30, 0, 1, false}, {30, 0, 2}};
+  EXPECT_EQ(iterationsSinceLastSync(Three, 2), V({30}));
   // A period or first run not known, or too long a cycle: nothing said.
   EXPECT_TRUE(iterationsSinceLastSync({{50, 0, 0}, {0, 0, 1}}, 0).empty());
   EXPECT_TRUE(iterationsSinceLastSync({{50, 0, 0}, {25, -1, 1}}, 0).empty());
