@@ -116,6 +116,8 @@ ApiIndex::ApiIndex(RulePack P) : Pack(std::move(P)) {
     DeviceNames[N] = Residency::Device;
   for (const auto &[Name, Class] : Pack.Ops)
     Ops[Name] = Class;
+  for (const auto &N : Pack.TranscendentalOps)
+    TranscendentalOps.insert(N);
   for (const auto &[Name, Bytes] : Pack.DtypeBytes)
     Dtypes[Name] = Bytes;
   for (const auto &R : Pack.Triggers) {
@@ -803,6 +805,10 @@ std::optional<OpClass> ApiModel::opClass(llvm::StringRef Name) const {
   if (auto It = Ix.Ops.find(Name); It != Ix.Ops.end())
     return It->second;
   return std::nullopt;
+}
+
+bool ApiModel::isTranscendental(llvm::StringRef Name) const {
+  return Ix.TranscendentalOps.contains(Name);
 }
 
 std::optional<double> ApiModel::dtypeBytes(llvm::StringRef Name) const {

@@ -58,6 +58,7 @@ private:
   bool HasEffects = false; ///< some rule materialises (most packs: none)
   llvm::StringMap<Residency> DeviceNames;
   llvm::StringMap<OpClass> Ops;
+  llvm::StringSet<> TranscendentalOps;
   llvm::StringMap<double> Dtypes;
   llvm::StringMap<std::vector<const TriggerRule *>> MethodRules, FunctionRules,
       OperatorRules, ConstructorRules;
@@ -166,6 +167,8 @@ public:
                       const TriggerRule *Rule) const;
 
   std::optional<OpClass> opClass(llvm::StringRef Name) const;
+  /// A pack lists \p Name under `ops.transcendental`.
+  bool isTranscendental(llvm::StringRef Name) const;
   /// Element size of a dtype named in code or in a --shape hint.
   std::optional<double> dtypeBytes(llvm::StringRef Name) const;
 

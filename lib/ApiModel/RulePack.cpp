@@ -411,7 +411,7 @@ void readCaptureSpans(PackReader &R, const json &Arr, RulePack &P) {
 void readOps(PackReader &R, const json &Obj, RulePack &P) {
   if (!R.checkKeys(Obj, "ops",
                    {"pointwise", "reduction", "library", "view",
-                    "data-dependent", "host"}))
+                    "data-dependent", "host", "transcendental"}))
     return;
   const std::pair<const char *, OpClass> Classes[] = {
       {"pointwise", OpClass::Pointwise},
@@ -425,6 +425,13 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
     R.strings(Obj, "ops", Key, Names);
     for (auto &N : Names)
       P.Ops.emplace_back(std::move(N), Class);
+  }
+  // Transcendental ops are pointwise ops too.
+  std::vector<std::string> Names;
+  R.strings(Obj, "ops", "transcendental", Names);
+  for (auto &N : Names) {
+    P.Ops.emplace_back(N, OpClass::Pointwise);
+    P.TranscendentalOps.push_back(std::move(N));
   }
 }
 
@@ -738,6 +745,8 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
 #define SEAM_PACK_VALUE(Section, Key, Member, Version)                         \
   Append(Into.Member, From.Member);
 #include "ApiModel/PackKeys.def"
+  // Read with `ops` (readOps), which the table holds as one value.
+  Append(Into.TranscendentalOps, From.TranscendentalOps);
   for (size_t I = FirstTrigger; I < Into.Triggers.size(); ++I)
     Into.Triggers[I].Index = I;
 }

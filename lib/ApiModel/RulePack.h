@@ -217,6 +217,10 @@ struct RulePack {
 
   // Op classes for the cost model: name -> class.
   std::vector<std::pair<std::string, OpClass>> Ops;
+  /// Pointwise ops that compute a transcendental function per element
+  /// (`tanh`, `exp`): on a device without hardware for them (seam::rt's
+  /// host CPU) they run longer than their memory traffic.
+  std::vector<std::string> TranscendentalOps;
   // Element sizes in bytes by dtype name; "default" for tensors made
   // without a dtype.
   std::vector<std::pair<std::string, double>> DtypeBytes;

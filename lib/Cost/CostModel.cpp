@@ -444,7 +444,8 @@ std::optional<double> TUCosts::iterationMicros(const LoopInfo &L) {
       continue;
     if (!Ev.OutBytes || Ev.PerIteration)
       return std::nullopt;
-    Us += queueMicros(P, *Ev.OutBytes) * Ev.Multiplicity;
+    Us += queueMicros(P, *Ev.OutBytes, Ev.TranscendentalElements) *
+          Ev.Multiplicity;
     ++Launches;
   }
   if (!Launches)

@@ -72,9 +72,12 @@ const ProfileParam &coldResumeParam(const DeviceProfile &P,
                                          : P.HostColdSyncUs;
 }
 
-double queueMicros(const DeviceProfile &P, double Bytes) {
+double queueMicros(const DeviceProfile &P, double Bytes,
+                   double TranscendentalElements) {
   const double BytesPerMicro = P.MemoryBandwidthGBps.Value * 1e3;
-  return std::max(P.LaunchLatencyUs.Value, 2 * Bytes / BytesPerMicro);
+  return std::max(
+      {P.LaunchLatencyUs.Value, 2 * Bytes / BytesPerMicro,
+       TranscendentalElements * P.TranscendentalNsPerElement.Value / 1e3});
 }
 
 namespace {

@@ -83,8 +83,11 @@ struct SyncResume {
 
 /// The device time of an op whose result has \p Bytes, as the cost model
 /// estimates a queue: `max(launch_latency, 2 x bytes / bandwidth)` (the op
-/// writes its result and reads about as much).
-double queueMicros(const DeviceProfile &P, double Bytes);
+/// writes its result and reads about as much), or, for a transcendental
+/// op over \p TranscendentalElements, `transcendental_ns_per_element x`
+/// them when that is longer.
+double queueMicros(const DeviceProfile &P, double Bytes,
+                   double TranscendentalElements = 0);
 
 /// Where the cold resume starts to grow with the queue, in queueMicros:
 /// fitted on six seam::rt probes (an eager loop over 4K-256K floats

@@ -643,7 +643,12 @@ void OpModel::collectCall(const CallExpr *CE, double Mult, bool PerIter,
   OpEvent E;
   E.Class = *Class;
   E.Call = CE;
-  E.OutBytes = bytesOf(CE);
+  if (std::optional<TensorSize> Size = sizeOf(CE)) {
+    E.OutBytes = Size->bytes();
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && FD->getIdentifier() && Api.isTranscendental(FD->getName()))
+      E.TranscendentalElements = Size->Elements;
+  }
   E.Multiplicity = Mult;
   E.PerIteration = PerIter;
   Out.push_back(E);

@@ -31,6 +31,9 @@ struct OpEvent {
   OpClass Class = OpClass::Pointwise;
   const clang::CallExpr *Call = nullptr;
   std::optional<double> OutBytes; ///< result size, when known
+  /// For a transcendental op (ApiModel::isTranscendental) of known size,
+  /// its result's elements; else 0.
+  double TranscendentalElements = 0;
   /// Product of the constant trip counts of the loops around the event,
   /// inside the region; PerIteration when one of them has no constant bound.
   double Multiplicity = 1;

@@ -61,7 +61,9 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
       {"host_cold_flush_us", &DeviceProfile::HostColdFlushUs},
       {"host_cold_region_us", &DeviceProfile::HostColdRegionUs},
       {"host_cold_queue_us", &DeviceProfile::HostColdQueueUs},
-      {"host_cold_region_queue_us", &DeviceProfile::HostColdRegionQueueUs}};
+      {"host_cold_region_queue_us", &DeviceProfile::HostColdRegionQueueUs},
+      {"transcendental_ns_per_element",
+       &DeviceProfile::TranscendentalNsPerElement}};
   for (auto It = Params.begin(); It != Params.end(); ++It) {
     bool Known = false;
     for (const Field &F : Fields)
@@ -91,7 +93,8 @@ parseProfileUnchecked(llvm::StringRef Text, llvm::StringRef Path) {
                     F.Member == &DeviceProfile::HostColdFlushUs ||
                     F.Member == &DeviceProfile::HostColdRegionUs ||
                     F.Member == &DeviceProfile::HostColdQueueUs ||
-                    F.Member == &DeviceProfile::HostColdRegionQueueUs;
+                    F.Member == &DeviceProfile::HostColdRegionQueueUs ||
+                    F.Member == &DeviceProfile::TranscendentalNsPerElement;
     if (It == Params.end() && Optional) {
       P.*F.Member = {0, "not in this profile"};
       continue;

@@ -86,6 +86,11 @@ struct DeviceProfile {
   /// a cold sync adds its parameter in proportion to the device time of
   /// the work it waits behind, up to the whole; without them, the whole.
   ProfileParam HostColdQueueUs, HostColdRegionQueueUs;
+  /// Optional (0 when not given): the device time per element of a
+  /// transcendental pointwise op (a pack's `ops.transcendental`: `tanh`,
+  /// `exp`), when it is longer than the op's memory traffic, as on a
+  /// device that runs on a CPU core (queueMicros in Formulas.h).
+  ProfileParam TranscendentalNsPerElement;
 };
 
 llvm::Expected<DeviceProfile> parseProfile(llvm::StringRef Json,

@@ -408,6 +408,27 @@ std::vector<Measurement> calibrate(int Repetitions) {
   });
   double GBps = (2.0 * Elems * sizeof(float)) / (Pass.Median * 1e-6) / 1e9;
 
+  // A transcendental op: tanh, sigmoid, exp and gelu, eager, twice each
+  // over 64K floats, and the sync, per element. On a device that runs on a
+  // CPU core each takes several times its memory traffic (2-4 ns per
+  // element here, against 0.25 for a multiply), which a queue of them costs
+  // the host waiting.
+  const int64_t TransElems = int64_t(1) << 16;
+  const int TransOps = 8;
+  Tensor TransIn = randn({TransElems}, kAccel, 17);
+  auto Transcendental = [&] {
+    for (int K = 0; K < TransOps / 4; ++K) {
+      Out = tanh(TransIn);
+      Out = sigmoid(TransIn);
+      Out = exp(TransIn);
+      Out = gelu(TransIn);
+    }
+    synchronize();
+  };
+  Transcendental();
+  Sample Trans = timeMicros(std::max(N / 100, 11), Idle, Transcendental);
+  double TransNs = Trans.Median * 1e3 / (double(TransOps) * TransElems);
+
   double Launch =
       std::max(0.0, OpAndSync.Median - Enqueue.Median - SyncIdle.Median);
   // The device time of the two cold queues by the cost model's formula
@@ -553,7 +574,10 @@ std::vector<Measurement> calibrate(int Repetitions) {
         std::max(0.0, Select.Median - AfterWait.Median) / double(SelectElems),
         Select,
         "median device idle after nonzero() of 64K bools, half of them set, "
-        "minus the idle after a plain sync, per element of input")};
+        "minus the idle after a plain sync, per element of input"),
+      M("transcendental_ns_per_element", TransNs, Trans,
+        "median time of eight eager ops over 64K floats (tanh, sigmoid, "
+        "exp and gelu, twice each) and a synchronize(), per element")};
 }
 
 namespace {

@@ -3,7 +3,8 @@
 // the queue formula (per op max(launch_latency, 2 x bytes / bandwidth)),
 // on a log scale against the calibration's queue, host_cold_queue_us.
 // Profile cold-queue: cold's parameters (launch 5 us, 1000 GB/s, cold sync
-// 7 us, flush 4 us, cold flush 40 us) plus host_cold_queue_us 4 ms.
+// 7 us, flush 4 us, cold flush 40 us) plus host_cold_queue_us 4 ms and
+// transcendental_ns_per_element 20.
 // RUN: not %seam check --all-syncs --profile %inputs/profiles/cold-queue.json %s -- %mock | FileCheck %s
 #include <iostream>
 #include <torch/torch.h>
@@ -106,5 +107,19 @@ void flushAfterPrint() {
     // CHECK: :[[@LINE-1]]:38: warning: host sync: '.item()' reads 'w.max()' on the host; ~39.4 us device idle per execution, every 60th iteration
     // CHECK-NOT: host_cold_sync_us
     // CHECK: :[[@LINE-3]]:38: note: includes ~19.4 us of host work before the next launch (1 print statement, 1 cold flush behind the 300 us queued before it: the syncs just before it in its iteration do not flush) (profile cold-queue)
+  }
+}
+
+// A transcendental op costs its elements at transcendental_ns_per_element
+// when that is longer than its traffic: tanh over 1024 floats, 20.48 us,
+// and a launch-bound multiply and sum, 5 us each, 30.48 us an iteration,
+// 50 of them 1.52 ms, ln(1 + 15.24) / ln(1 + 40) = 0.75 of 7 us.
+void transcendental() {
+  auto w = torch::randn({1024}, torch::kCUDA);
+  for (int s = 0; s < 200; ++s) {
+    w = torch::tanh(w) * 0.5;
+    if (s % 50 == 0)
+      std::cout << "step " << s << " " << w.sum().item<float>() << "\n";
+    // CHECK: :[[@LINE-1]]:51: note: includes ~5.25 us (host_cold_sync_us x 0.75 for 1.52 ms queued against host_cold_queue_us 4 ms) because it runs every 50th iteration
   }
 }

@@ -300,6 +300,14 @@ TEST(CostFormula, SyncColdQueue) {
   // An op is launch-bound below 2.5 MB of result, bandwidth-bound above.
   EXPECT_DOUBLE_EQ(queueMicros(P, 1000), 5);
   EXPECT_DOUBLE_EQ(queueMicros(P, 5e6), 10);
+  // A transcendental op: its elements at transcendental_ns_per_element when
+  // that is longer (none in the profile: memory-bound as any op).
+  EXPECT_DOUBLE_EQ(queueMicros(P, 4e6, 1e6), 8);
+  P.TranscendentalNsPerElement.Value = 20;
+  EXPECT_DOUBLE_EQ(queueMicros(P, 4e6, 1e6), 20000);
+  EXPECT_DOUBLE_EQ(queueMicros(P, 4e3, 1e3), 20);
+  EXPECT_DOUBLE_EQ(queueMicros(P, 4e2, 1e2), 5);
+  P.TranscendentalNsPerElement.Value = 0;
   SyncResume R;
   R.Cold = true;
   R.NextEager = true;
