@@ -92,7 +92,8 @@ private:
   bool estimateSync(SiteFinding &SF, CostEstimate &E);
   void addHostWork(SiteFinding &SF, SyncResume &Resume);
   void addCold(SiteFinding &SF, SyncResume &Resume, const Executions &X);
-  std::optional<double> iterationMicros(const LoopInfo &L);
+  std::optional<double> iterationMicros(const LoopInfo &L,
+                                        bool TrafficOnly = false);
   void addAfterCompile(SiteFinding &SF, SyncResume &Resume);
   void countSyncsPerIteration(llvm::ArrayRef<SiteFinding> Found);
   std::optional<double> selectedElements(const SiteFinding &SF);
@@ -268,11 +269,11 @@ void TUCosts::addHostWork(SiteFinding &SF, SyncResume &Resume) {
   Count(W.LoopIterations, "host loop iteration", "host loop iterations");
   Count(W.Flushes, Resume.Cold ? "cold flush" : "flush",
         Resume.Cold ? "cold flushes" : "flushes");
-  if (W.Flushes > 0 && Resume.FlushQueuedMicros &&
+  if (W.Flushes > 0 && Resume.FlushPastSyncs && Resume.FlushQueuedMicros &&
       *Resume.FlushQueuedMicros > 0)
-    What.back() += " behind the " + formatMicros(*Resume.FlushQueuedMicros) +
-                   " queued before it: the syncs just before it in its "
-                   "iteration do not flush";
+    What.back() += " behind " + formatMicros(*Resume.FlushQueuedMicros) +
+                   " of memory traffic queued before it: the syncs just "
+                   "before it in its iteration do not flush";
   std::string List;
   for (size_t I = 0; I < What.size(); ++I)
     List += (I ? ", " : "") + What[I];
@@ -409,7 +410,10 @@ std::vector<int64_t> TUCosts::iterationsSinceLastSync(const LoopInfo *L,
 /// The device time one iteration of \p L queues, by queueMicros: the ops
 /// in its body (helpers inlined) and those of the compiled functions it
 /// calls. Nullopt when it has none, or one's size or count is unknown.
-std::optional<double> TUCosts::iterationMicros(const LoopInfo &L) {
+/// With \p TrafficOnly, each op by its memory traffic alone, a
+/// transcendental op's compute left out.
+std::optional<double> TUCosts::iterationMicros(const LoopInfo &L,
+                                               bool TrafficOnly) {
   const Stmt *Body = L.S ? loopBody(L.S) : nullptr;
   if (!Body)
     return std::nullopt;
@@ -444,7 +448,8 @@ std::optional<double> TUCosts::iterationMicros(const LoopInfo &L) {
       continue;
     if (!Ev.OutBytes || Ev.PerIteration)
       return std::nullopt;
-    Us += queueMicros(P, *Ev.OutBytes, Ev.TranscendentalElements) *
+    Us += queueMicros(P, *Ev.OutBytes,
+                      TrafficOnly ? 0 : Ev.TranscendentalElements) *
           Ev.Multiplicity;
     ++Launches;
   }
@@ -490,15 +495,26 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
     FlushSince.clear();
   if (AllZero(Since) && (FlushSince.empty() || AllZero(FlushSince)))
     return;
-  std::optional<double> IterationUs;
-  if (Innermost && X.Innermost.PerIteration > 0)
+  Resume.FlushPastSyncs = !FlushSince.empty();
+  const std::vector<int64_t> &FlushIterations =
+      FlushSince.empty() ? Since : FlushSince;
+  // The sync waits as long as the device runs; a flush is slowed by the
+  // data that went through the caches, its traffic alone (validate on
+  // printed.cpp and blind3.cpp: with `sigmoid` and `tanh` in the queue,
+  // costing the flush by their compute over-predicted it 1.4-1.9x).
+  std::optional<double> IterationUs, TrafficUs;
+  if (Innermost && X.Innermost.PerIteration > 0) {
     IterationUs = iterationMicros(*Innermost);
-  auto QueueOf = [&](int64_t Iterations) -> std::optional<double> {
+    TrafficUs = iterationMicros(*Innermost, true);
+  }
+  auto QueueOf = [&](int64_t Iterations,
+                     bool Traffic = false) -> std::optional<double> {
+    const std::optional<double> &Per = Traffic ? TrafficUs : IterationUs;
     if (Iterations == 0)
       return 0.0;
-    if (!IterationUs)
+    if (!Per)
       return std::nullopt;
-    return *IterationUs * double(Iterations);
+    return *Per * double(Iterations);
   };
   Resume.Cold = true;
   std::vector<int64_t> Sorted = Since;
@@ -507,19 +523,18 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
   if (Sorted.empty()) {
     if (IterationUs)
       Resume.QueuedMicros = *IterationUs / X.Innermost.PerIteration;
+    if (TrafficUs)
+      Resume.FlushQueuedMicros = *TrafficUs / X.Innermost.PerIteration;
   } else {
     Resume.QueuedMicros = QueueOf(Sorted[Sorted.size() / 2]);
-    if (Mixed || !FlushSince.empty())
+    std::vector<int64_t> F = FlushIterations;
+    llvm::sort(F);
+    Resume.FlushQueuedMicros = QueueOf(F[F.size() / 2], true);
+    if (Mixed || Resume.FlushPastSyncs)
       for (size_t I = 0; I < Since.size(); ++I) {
         Resume.ColdQueues.push_back(QueueOf(Since[I]));
-        if (!FlushSince.empty())
-          Resume.FlushQueues.push_back(QueueOf(FlushSince[I]));
+        Resume.FlushQueues.push_back(QueueOf(FlushIterations[I], true));
       }
-    if (!FlushSince.empty()) {
-      std::vector<int64_t> F = FlushSince;
-      llvm::sort(F);
-      Resume.FlushQueuedMicros = QueueOf(F[F.size() / 2]);
-    }
   }
   // A warm sync (right after another in the same iteration) whose flush is
   // cold: the host-work note says so.

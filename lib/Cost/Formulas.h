@@ -72,13 +72,15 @@ struct SyncResume {
   /// before it (0 right after another sync; null when the sizes are not
   /// known). The estimate is then the median over them.
   std::vector<std::optional<double>> ColdQueues;
-  /// For a cold sync that flushes, when it differs from QueuedMicros: the
-  /// device time queued since the loop's last flush, which its flush waits
-  /// behind (a print every 60th right after one every 20th that does not
-  /// flush resumes warm, but its write system call is cold). With
-  /// ColdQueues, per execution in FlushQueues, in the same order.
+  /// For a cold sync, what its flushes run behind: the queue's memory
+  /// traffic alone (queueMicros without a transcendental op's compute),
+  /// counted past the syncs earlier in its iteration that do not flush (a
+  /// print every 60th right after one every 20th that does not flush
+  /// resumes warm, but its write system call is cold: FlushPastSyncs).
+  /// With ColdQueues, per execution in FlushQueues, in the same order.
   std::optional<double> FlushQueuedMicros;
   std::vector<std::optional<double>> FlushQueues;
+  bool FlushPastSyncs = false;
 };
 
 /// The device time of an op whose result has \p Bytes, as the cost model
