@@ -563,6 +563,8 @@ void TUCosts::addCold(SiteFinding &SF, SyncResume &Resume,
     if (coldShare(P, Resume) < 1)
       Source +=
           " " + ShareText(Resume) + Against.substr(std::strlen(" queued"));
+    else if (!Resume.QueuedMicros && Queue.Value > 0)
+      Source += " in full: the size of an op its loop runs is not known";
     if (!Sorted.empty() && X.Innermost.EveryNth &&
         Sorted.front() != int64_t(X.Innermost.EveryNth))
       Why += ", " + std::to_string(Sorted.front()) +
