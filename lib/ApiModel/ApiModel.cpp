@@ -118,6 +118,12 @@ ApiIndex::ApiIndex(RulePack P) : Pack(std::move(P)) {
     Ops[Name] = Class;
   for (const auto &N : Pack.TranscendentalOps)
     TranscendentalOps.insert(N);
+  for (const auto &N : Pack.MatmulOps)
+    MatmulOps.insert(N);
+  for (const auto &N : Pack.TransposeOps) {
+    TransposeOps.insert(N);
+    Ops.try_emplace(N, OpClass::View);
+  }
   for (const auto &[Name, Bytes] : Pack.DtypeBytes)
     Dtypes[Name] = Bytes;
   for (const auto &R : Pack.Triggers) {
@@ -809,6 +815,14 @@ std::optional<OpClass> ApiModel::opClass(llvm::StringRef Name) const {
 
 bool ApiModel::isTranscendental(llvm::StringRef Name) const {
   return Ix.TranscendentalOps.contains(Name);
+}
+
+bool ApiModel::isMatmul(llvm::StringRef Name) const {
+  return Ix.MatmulOps.contains(Name);
+}
+
+bool ApiModel::isTranspose(llvm::StringRef Name) const {
+  return Ix.TransposeOps.contains(Name);
 }
 
 std::optional<double> ApiModel::dtypeBytes(llvm::StringRef Name) const {

@@ -59,6 +59,8 @@ private:
   llvm::StringMap<Residency> DeviceNames;
   llvm::StringMap<OpClass> Ops;
   llvm::StringSet<> TranscendentalOps;
+  llvm::StringSet<> MatmulOps;
+  llvm::StringSet<> TransposeOps;
   llvm::StringMap<double> Dtypes;
   llvm::StringMap<std::vector<const TriggerRule *>> MethodRules, FunctionRules,
       OperatorRules, ConstructorRules;
@@ -169,6 +171,10 @@ public:
   std::optional<OpClass> opClass(llvm::StringRef Name) const;
   /// A pack lists \p Name under `ops.transcendental`.
   bool isTranscendental(llvm::StringRef Name) const;
+  /// A pack lists \p Name under `ops.matmul`.
+  bool isMatmul(llvm::StringRef Name) const;
+  /// A pack lists \p Name under `ops.transpose`.
+  bool isTranspose(llvm::StringRef Name) const;
   /// Element size of a dtype named in code or in a --shape hint.
   std::optional<double> dtypeBytes(llvm::StringRef Name) const;
 

@@ -411,7 +411,8 @@ void readCaptureSpans(PackReader &R, const json &Arr, RulePack &P) {
 void readOps(PackReader &R, const json &Obj, RulePack &P) {
   if (!R.checkKeys(Obj, "ops",
                    {"pointwise", "reduction", "library", "view",
-                    "data-dependent", "host", "transcendental"}))
+                    "data-dependent", "host", "transcendental", "matmul",
+                    "transpose"}))
     return;
   const std::pair<const char *, OpClass> Classes[] = {
       {"pointwise", OpClass::Pointwise},
@@ -433,6 +434,17 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
     P.Ops.emplace_back(N, OpClass::Pointwise);
     P.TranscendentalOps.push_back(std::move(N));
   }
+  // Matrix products are library ops; their result's shape follows from
+  // their operands'.
+  Names.clear();
+  R.strings(Obj, "ops", "matmul", Names);
+  for (auto &N : Names) {
+    P.Ops.emplace_back(N, OpClass::Library);
+    P.MatmulOps.push_back(std::move(N));
+  }
+  // A transpose keeps the class another list gives it (a view in LibTorch,
+  // a copying kernel elsewhere); only its shape rule is added.
+  R.strings(Obj, "ops", "transpose", P.TransposeOps);
 }
 
 /// Fails at \p Where unless \p Template uses every one of \p Needs, or the
@@ -747,6 +759,8 @@ void mergeRulePack(RulePack &Into, const RulePack &From) {
 #include "ApiModel/PackKeys.def"
   // Read with `ops` (readOps), which the table holds as one value.
   Append(Into.TranscendentalOps, From.TranscendentalOps);
+  Append(Into.MatmulOps, From.MatmulOps);
+  Append(Into.TransposeOps, From.TransposeOps);
   for (size_t I = FirstTrigger; I < Into.Triggers.size(); ++I)
     Into.Triggers[I].Index = I;
 }

@@ -221,6 +221,12 @@ struct RulePack {
   /// (`tanh`, `exp`): on a device without hardware for them (seam::rt's
   /// host CPU) they run longer than their memory traffic.
   std::vector<std::string> TranscendentalOps;
+  /// Library ops whose result is the matrix product of their two operands
+  /// (`matmul`, `mm`): [n, k] x [k, m] gives [n, m], batch dims broadcast.
+  std::vector<std::string> MatmulOps;
+  /// Ops whose result swaps two dims of their operand (`transpose(0, 1)`,
+  /// `t()`); their class comes from the other lists (a view when none).
+  std::vector<std::string> TransposeOps;
   // Element sizes in bytes by dtype name; "default" for tensors made
   // without a dtype.
   std::vector<std::pair<std::string, double>> DtypeBytes;

@@ -446,9 +446,9 @@ std::optional<double> TUCosts::iterationMicros(const LoopInfo &L,
   for (const OpEvent &Ev : Events) {
     if (Ev.IsBreak)
       continue;
-    if (!Ev.OutBytes || Ev.PerIteration)
+    if (!Ev.QueueBytes || Ev.PerIteration)
       return std::nullopt;
-    Us += queueMicros(P, *Ev.OutBytes,
+    Us += queueMicros(P, *Ev.QueueBytes,
                       TrafficOnly ? 0 : Ev.TranscendentalElements) *
           Ev.Multiplicity;
     ++Launches;

@@ -23,21 +23,24 @@ parseShapeHint(llvm::StringRef Text, const ApiModel &Api, ShapeHints &Hints) {
   if (Name.empty() || Rest.empty())
     return "expected NAME=DIMS[:DTYPE], e.g. x=64x1024:f16";
   auto [Dims, Dtype] = Rest.split(':');
-  double Elements = 1;
+  TensorSize Hint;
+  Hint.Elements = 1;
   llvm::SmallVector<llvm::StringRef, 4> Parts;
   Dims.split(Parts, 'x');
   for (llvm::StringRef D : Parts) {
-    uint64_t V = 0;
-    if (D.trim().getAsInteger(10, V))
+    int64_t V = 0;
+    if (D.trim().getAsInteger(10, V) || V < 0)
       return "'" + D.str() +
              "' is not a dimension (expected NAME=DIMS[:DTYPE])";
-    Elements *= static_cast<double>(V);
+    Hint.Elements *= static_cast<double>(V);
+    Hint.Dims.push_back(V);
   }
   std::optional<double> Size =
       Dtype.empty() ? Api.dtypeBytes("default") : Api.dtypeBytes(Dtype);
   if (!Size)
     return "unknown dtype '" + Dtype.str() + "'";
-  Hints[Name.str()] = {Elements, *Size};
+  Hint.ElementBytes = *Size;
+  Hints[Name.str()] = std::move(Hint);
   return std::nullopt;
 }
 
@@ -511,11 +514,13 @@ std::optional<TensorSize> OpModel::factorySize(const CallExpr *CE) {
     else
       return std::nullopt;
   }
+  llvm::SmallVector<int64_t, 4> Values;
   for (const Expr *D : Dims) {
     auto V = intValue(D, Ctx);
-    if (!V)
+    if (!V || *V < 0)
       return std::nullopt;
     Elements *= static_cast<double>(*V);
+    Values.push_back(*V);
   }
   double Size = Api.dtypeBytes("default").value_or(4);
   for (const Expr *A : CE->arguments()) {
@@ -531,7 +536,127 @@ std::optional<TensorSize> OpModel::factorySize(const CallExpr *CE) {
     };
     FindDtype(A);
   }
-  return TensorSize{Elements, Size};
+  return TensorSize{Elements, Size, std::move(Values)};
+}
+
+/// The shape that broadcasting \p A and \p B gives, as elementwise ops
+/// have it (dims aligned from the last; a 1 stretches); nullopt when they
+/// do not fit or one is unknown (empty).
+static std::optional<llvm::SmallVector<int64_t, 4>>
+broadcastDims(llvm::ArrayRef<int64_t> A, llvm::ArrayRef<int64_t> B) {
+  if (A.empty() || B.empty())
+    return std::nullopt;
+  size_t N = std::max(A.size(), B.size());
+  llvm::SmallVector<int64_t, 4> Out;
+  for (size_t I = 0; I < N; ++I) {
+    int64_t DA = I + A.size() >= N ? A[I + A.size() - N] : 1;
+    int64_t DB = I + B.size() >= N ? B[I + B.size() - N] : 1;
+    if (DA != DB && DA != 1 && DB != 1)
+      return std::nullopt;
+    Out.push_back(DA == 1 ? DB : DA);
+  }
+  return Out;
+}
+
+/// The shape of a matrix product of operands of \p A and \p B dims, as
+/// matmul has it: a vector operand is a row (first) or a column (second)
+/// that the result drops, batch dims broadcast. Empty when they do not
+/// fit.
+static std::optional<llvm::SmallVector<int64_t, 4>>
+matmulDims(llvm::ArrayRef<int64_t> A, llvm::ArrayRef<int64_t> B) {
+  if (A.empty() || B.empty())
+    return std::nullopt;
+  bool RowA = A.size() == 1, ColB = B.size() == 1;
+  int64_t K = A.back();
+  int64_t KB = ColB ? B[0] : B[B.size() - 2];
+  if (K != KB)
+    return std::nullopt;
+  llvm::ArrayRef<int64_t> BatchA = A.drop_back(RowA ? 1 : 2),
+                          BatchB = B.drop_back(ColB ? 1 : 2);
+  llvm::SmallVector<int64_t, 4> Out;
+  if (!BatchA.empty() && !BatchB.empty()) {
+    auto Batch = broadcastDims(BatchA, BatchB);
+    if (!Batch)
+      return std::nullopt;
+    Out = std::move(*Batch);
+  } else {
+    Out.assign(BatchA.empty() ? BatchB.begin() : BatchA.begin(),
+               BatchA.empty() ? BatchB.end() : BatchA.end());
+  }
+  if (!RowA)
+    Out.push_back(A[A.size() - 2]);
+  if (!ColB)
+    Out.push_back(B.back());
+  return Out;
+}
+
+static double product(llvm::ArrayRef<int64_t> Dims) {
+  double P = 1;
+  for (int64_t D : Dims)
+    P *= static_cast<double>(D);
+  return P;
+}
+
+/// The operands of a call: the object and then the arguments that are
+/// tensors.
+static llvm::SmallVector<const Expr *, 2>
+tensorOperands(const CallExpr *CE, const Expr *Obj, const ApiModel &Api) {
+  llvm::SmallVector<const Expr *, 2> Ops;
+  if (Obj)
+    Ops.push_back(Obj);
+  for (const Expr *A : CE->arguments())
+    if (A && Api.isTensorType(A->getType()))
+      Ops.push_back(A);
+  return Ops;
+}
+
+std::optional<TensorSize> OpModel::matmulSize(const CallExpr *CE,
+                                              const Expr *Obj, unsigned Depth) {
+  llvm::SmallVector<const Expr *, 2> Ops = tensorOperands(CE, Obj, Api);
+  if (Ops.size() != 2)
+    return std::nullopt;
+  std::optional<TensorSize> A = sizeOf(Ops[0], Depth + 1),
+                            B = sizeOf(Ops[1], Depth + 1);
+  if (!A || !B)
+    return std::nullopt;
+  auto Dims = matmulDims(A->Dims, B->Dims);
+  if (!Dims)
+    return std::nullopt;
+  return TensorSize{product(*Dims), A->ElementBytes, std::move(*Dims)};
+}
+
+std::optional<TensorSize>
+OpModel::transposeSize(const CallExpr *CE, const Expr *Obj, unsigned Depth) {
+  const Expr *Of = Obj;
+  unsigned First = 0;
+  if (!Of && CE->getNumArgs() > 0) { // transpose(x, 0, 1)
+    Of = CE->getArg(0);
+    First = 1;
+  }
+  if (!Of)
+    return std::nullopt;
+  std::optional<TensorSize> S = sizeOf(Of, Depth + 1);
+  if (!S || S->Dims.empty())
+    return S;
+  int64_t Rank = static_cast<int64_t>(S->Dims.size());
+  if (CE->getNumArgs() == First) { // t(): a matrix's two dims
+    if (Rank == 2)
+      std::swap(S->Dims[0], S->Dims[1]);
+    return S;
+  }
+  if (CE->getNumArgs() != First + 2)
+    return TensorSize{S->Elements, S->ElementBytes, {}};
+  std::optional<int64_t> D0 = intValue(CE->getArg(First), Ctx),
+                         D1 = intValue(CE->getArg(First + 1), Ctx);
+  auto Norm = [&](std::optional<int64_t> &D) {
+    if (D && *D < 0)
+      *D += Rank;
+    return D && *D >= 0 && *D < Rank;
+  };
+  if (!Norm(D0) || !Norm(D1))
+    return TensorSize{S->Elements, S->ElementBytes, {}};
+  std::swap(S->Dims[*D0], S->Dims[*D1]);
+  return S;
 }
 
 std::optional<TensorSize> OpModel::parameterSize(const ParmVarDecl *P,
@@ -549,6 +674,8 @@ std::optional<TensorSize> OpModel::parameterSize(const ParmVarDecl *P,
     if (!S || (Size && (S->Elements != Size->Elements ||
                         S->ElementBytes != Size->ElementBytes)))
       return std::nullopt;
+    if (Size && S->Dims != Size->Dims)
+      S->Dims.clear(); // the same size, shaped differently
     Size = S;
   }
   ParamSizes[P] = Size;
@@ -582,8 +709,18 @@ std::optional<TensorSize> OpModel::sizeOf(const Expr *E, unsigned Depth) {
   const Expr *Obj = nullptr;
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
     Obj = MC->getImplicitObjectArgument();
-  if (Class == OpClass::View && Obj)
-    return sizeOf(Obj, Depth + 1);
+  llvm::StringRef Name = FD->getIdentifier() ? FD->getName() : "";
+  if (Api.isMatmul(Name))
+    return matmulSize(CE, Obj, Depth);
+  if (Api.isTranspose(Name))
+    return transposeSize(CE, Obj, Depth);
+  if (Class == OpClass::View && Obj) {
+    // A view keeps its operand's elements; its dims are not read.
+    std::optional<TensorSize> S = sizeOf(Obj, Depth + 1);
+    if (S)
+      S->Dims.clear();
+    return S;
+  }
   if (Class == OpClass::Reduction && Obj && CE->getNumArgs() == 0)
     if (std::optional<double> B = Api.dtypeBytes("default"))
       return TensorSize{1, *B}; // a whole-tensor reduction: a scalar
@@ -591,15 +728,26 @@ std::optional<TensorSize> OpModel::sizeOf(const Expr *E, unsigned Depth) {
     return std::nullopt;
   if (Class == OpClass::Pointwise) {
     std::optional<TensorSize> Best;
-    auto Consider = [&](const Expr *X) {
-      if (X && Api.isTensorType(X->getType()))
-        if (auto S = sizeOf(X, Depth + 1);
-            S && (!Best || S->bytes() > Best->bytes()))
-          Best = S;
-    };
-    Consider(Obj);
-    for (const Expr *A : CE->arguments())
-      Consider(A);
+    std::optional<llvm::SmallVector<int64_t, 4>> Shape; // broadcast so far
+    bool First = true;
+    for (const Expr *X : tensorOperands(CE, Obj, Api)) {
+      std::optional<TensorSize> S = sizeOf(X, Depth + 1);
+      if (S && (!Best || S->bytes() > Best->bytes()))
+        Best = S;
+      if (First)
+        Shape = S && !S->Dims.empty() ? std::optional(S->Dims) : std::nullopt;
+      else if (Shape)
+        Shape = S ? broadcastDims(*Shape, S->Dims) : std::nullopt;
+      First = false;
+    }
+    if (Best) {
+      // The result has the operands' broadcast shape when all are known.
+      Best->Dims.clear();
+      if (Shape) {
+        Best->Elements = product(*Shape);
+        Best->Dims = std::move(*Shape);
+      }
+    }
     return Best;
   }
   return std::nullopt;
@@ -645,7 +793,19 @@ void OpModel::collectCall(const CallExpr *CE, double Mult, bool PerIter,
   E.Call = CE;
   if (std::optional<TensorSize> Size = sizeOf(CE)) {
     E.OutBytes = Size->bytes();
+    E.QueueBytes = E.OutBytes;
     const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && FD->getIdentifier() && Api.isMatmul(FD->getName())) {
+      // A matrix product reads both operands whole.
+      const Expr *Obj = nullptr;
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
+        Obj = MC->getImplicitObjectArgument();
+      double Read = 0;
+      for (const Expr *X : tensorOperands(CE, Obj, Api))
+        if (std::optional<double> B = bytesOf(X))
+          Read += *B;
+      E.QueueBytes = (Read + *E.OutBytes) / 2;
+    }
     if (FD && FD->getIdentifier() && Api.isTranscendental(FD->getName()))
       E.TranscendentalElements = Size->Elements;
   }

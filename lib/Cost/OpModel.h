@@ -18,6 +18,7 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <functional>
 #include <map>
 #include <optional>
@@ -31,6 +32,11 @@ struct OpEvent {
   OpClass Class = OpClass::Pointwise;
   const clang::CallExpr *Call = nullptr;
   std::optional<double> OutBytes; ///< result size, when known
+  /// Half the bytes the op reads and writes, when known: its result's size
+  /// for an op that reads as much as it writes (pointwise), more for a
+  /// matrix product, which reads both operands whole. queueMicros costs
+  /// the op by it.
+  std::optional<double> QueueBytes;
   /// For a transcendental op (ApiModel::isTranscendental) of known size,
   /// its result's elements; else 0.
   double TranscendentalElements = 0;
@@ -44,6 +50,10 @@ struct OpEvent {
 struct TensorSize {
   double Elements = 0;
   double ElementBytes = 0;
+  /// The dims, outermost first, when the source shows them all (a literal
+  /// factory shape, a --shape hint, and what matmul and transpose make of
+  /// them); empty otherwise.
+  llvm::SmallVector<int64_t, 4> Dims;
   double bytes() const { return Elements * ElementBytes; }
 };
 
@@ -117,6 +127,11 @@ private:
                     bool PerIter, std::vector<OpEvent> &Out);
   std::optional<OpClass> classify(const clang::CallExpr *CE) const;
   std::optional<TensorSize> factorySize(const clang::CallExpr *CE);
+  std::optional<TensorSize> matmulSize(const clang::CallExpr *CE,
+                                       const clang::Expr *Obj, unsigned Depth);
+  std::optional<TensorSize> transposeSize(const clang::CallExpr *CE,
+                                          const clang::Expr *Obj,
+                                          unsigned Depth);
   std::optional<TensorSize> parameterSize(const clang::ParmVarDecl *P,
                                           unsigned Depth);
 

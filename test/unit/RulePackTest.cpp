@@ -76,6 +76,24 @@ TEST(RulePack, ParsesEveryField) {
   EXPECT_EQ(P->HotMethods, std::vector<std::string>{"run"});
 }
 
+TEST(RulePack, ShapeRuleOps) {
+  auto P = parseRulePack(R"({
+    "name": "mini", "formatVersion": 1, "types": {"tensor": ["a::T"]},
+    "triggers": [{"method": "get", "trigger": "scalar-read"}],
+    "ops": {"matmul": ["mm"], "transpose": ["t", "swap"],
+            "library": ["swap"]}
+  })",
+                         "mini.json");
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->MatmulOps, std::vector<std::string>{"mm"});
+  EXPECT_EQ(P->TransposeOps, (std::vector<std::string>{"t", "swap"}));
+  // A matrix product is a library op; a transpose keeps another list's
+  // class and adds none of its own.
+  std::vector<std::pair<std::string, OpClass>> Want = {
+      {"swap", OpClass::Library}, {"mm", OpClass::Library}};
+  EXPECT_EQ(P->Ops, Want);
+}
+
 TEST(RulePack, RejectsMalformedInput) {
   EXPECT_NE(errorOf("{"), "");
   EXPECT_NE(errorOf("[]").find("expected an object"), std::string::npos);
