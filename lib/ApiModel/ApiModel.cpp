@@ -114,15 +114,16 @@ ApiIndex::ApiIndex(RulePack P) : Pack(std::move(P)) {
     DeviceNames[N] = Residency::Host;
   for (const auto &N : Pack.DeviceDeviceNames)
     DeviceNames[N] = Residency::Device;
-  for (const auto &[Name, Class] : Pack.Ops)
-    Ops[Name] = Class;
+  for (const OpRule &O : Pack.Ops)
+    Ops[O.Name].push_back(O);
   for (const auto &N : Pack.TranscendentalOps)
     TranscendentalOps.insert(N);
   for (const auto &N : Pack.MatmulOps)
     MatmulOps.insert(N);
   for (const auto &N : Pack.TransposeOps) {
     TransposeOps.insert(N);
-    Ops.try_emplace(N, OpClass::View);
+    if (!Ops.count(N))
+      Ops[N].push_back({N, OpClass::View, {}});
   }
   for (const auto &[Name, Bytes] : Pack.DtypeBytes)
     Dtypes[Name] = Bytes;
@@ -278,18 +279,24 @@ const CXXRecordDecl *ApiModel::moduleHolderTarget(QualType T) const {
   return nullptr;
 }
 
+/// The namespace path of \p D from the outside in, e.g.
+/// "seam::rt::detail".
+static std::string namespacePath(const Decl *D) {
+  std::string Path;
+  for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(C);
+        NS && !NS->isInline() && !NS->isAnonymousNamespace())
+      Path = NS->getName().str() + (Path.empty() ? "" : "::" + Path);
+  return Path;
+}
+
 bool ApiModel::isLibraryDecl(const Decl *D) const {
   const ASTContext &Ctx = D->getASTContext();
   SourceLocation Loc = D->getLocation();
   if (Loc.isValid() && Ctx.getSourceManager().isInSystemHeader(
                            Ctx.getSourceManager().getExpansionLoc(Loc)))
     return true;
-  // The namespace path from the outside in, e.g. "seam::rt::detail".
-  std::string Path;
-  for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())
-    if (const auto *NS = dyn_cast<NamespaceDecl>(C);
-        NS && !NS->isInline() && !NS->isAnonymousNamespace())
-      Path = NS->getName().str() + (Path.empty() ? "" : "::" + Path);
+  std::string Path = namespacePath(D);
   if (Path.empty())
     return false;
   llvm::StringRef P(Path);
@@ -807,10 +814,24 @@ const Expr *ApiModel::placementScope(const VarDecl *VD) const {
   return CE->getArg(It->second->Arg);
 }
 
-std::optional<OpClass> ApiModel::opClass(llvm::StringRef Name) const {
-  if (auto It = Ix.Ops.find(Name); It != Ix.Ops.end())
-    return It->second;
-  return std::nullopt;
+std::optional<OpClass> ApiModel::opClass(llvm::StringRef Name,
+                                         const Decl *Callee) const {
+  auto It = Ix.Ops.find(Name);
+  if (It == Ix.Ops.end())
+    return std::nullopt;
+  const llvm::SmallVector<OpRule, 1> &Rules = It->second;
+  if (Callee && llvm::any_of(Rules, [&](const OpRule &R) {
+        return R.Class != Rules.front().Class;
+      })) {
+    std::string Path = namespacePath(Callee);
+    llvm::StringRef P(Path);
+    for (const OpRule &R : llvm::reverse(Rules))
+      for (llvm::StringRef Ns : R.Scope)
+        if (P == Ns ||
+            (P.starts_with(Ns) && P.substr(Ns.size()).starts_with("::")))
+          return R.Class;
+  }
+  return Rules.back().Class;
 }
 
 bool ApiModel::isTranscendental(llvm::StringRef Name) const {

@@ -57,7 +57,8 @@ private:
   std::vector<const TriggerRule *> ConversionRules;
   bool HasEffects = false; ///< some rule materialises (most packs: none)
   llvm::StringMap<Residency> DeviceNames;
-  llvm::StringMap<OpClass> Ops;
+  /// Each op name's rules, in pack order.
+  llvm::StringMap<llvm::SmallVector<OpRule, 1>> Ops;
   llvm::StringSet<> TranscendentalOps;
   llvm::StringSet<> MatmulOps;
   llvm::StringSet<> TransposeOps;
@@ -168,7 +169,11 @@ public:
   bool matchesPattern(clang::QualType T, llvm::StringRef Pattern,
                       const TriggerRule *Rule) const;
 
-  std::optional<OpClass> opClass(llvm::StringRef Name) const;
+  /// The class the packs give op \p Name; where they disagree, that of
+  /// the pack whose libraryNamespaces hold \p Callee, else the last
+  /// pack's.
+  std::optional<OpClass> opClass(llvm::StringRef Name,
+                                 const clang::Decl *Callee = nullptr) const;
   /// A pack lists \p Name under `ops.transcendental`.
   bool isTranscendental(llvm::StringRef Name) const;
   /// A pack lists \p Name under `ops.matmul`.

@@ -425,13 +425,13 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
     std::vector<std::string> Names;
     R.strings(Obj, "ops", Key, Names);
     for (auto &N : Names)
-      P.Ops.emplace_back(std::move(N), Class);
+      P.Ops.push_back({std::move(N), Class, {}});
   }
   // Transcendental ops are pointwise ops too.
   std::vector<std::string> Names;
   R.strings(Obj, "ops", "transcendental", Names);
   for (auto &N : Names) {
-    P.Ops.emplace_back(N, OpClass::Pointwise);
+    P.Ops.push_back({N, OpClass::Pointwise, {}});
     P.TranscendentalOps.push_back(std::move(N));
   }
   // Matrix products are library ops; their result's shape follows from
@@ -439,7 +439,7 @@ void readOps(PackReader &R, const json &Obj, RulePack &P) {
   Names.clear();
   R.strings(Obj, "ops", "matmul", Names);
   for (auto &N : Names) {
-    P.Ops.emplace_back(N, OpClass::Library);
+    P.Ops.push_back({N, OpClass::Library, {}});
     P.MatmulOps.push_back(std::move(N));
   }
   // A transpose keeps the class another list gives it (a view in LibTorch,
@@ -732,6 +732,9 @@ static llvm::Expected<RulePack> parseRulePackUnchecked(llvm::StringRef Text,
     if (!T.Scope.empty())
       T.Scope = P.TensorTypes;
   }
+  // Op classes are this pack's API's.
+  for (OpRule &O : P.Ops)
+    O.Scope = P.LibraryNamespaces;
   return P;
 }
 

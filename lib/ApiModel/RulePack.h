@@ -109,6 +109,16 @@ struct CaptureMarker {
 /// Op classes used by the cost model.
 enum class OpClass { Pointwise, Reduction, Library, View, DataDependent, Host };
 
+/// An op name's class, and the namespaces of the pack that gave it (its
+/// libraryNamespaces): where two packs class one name differently
+/// (`transpose`: a view in LibTorch, a copying kernel in seam::rt), the
+/// callee's namespace picks.
+struct OpRule {
+  std::string Name;
+  OpClass Class = OpClass::Pointwise;
+  std::vector<std::string> Scope;
+};
+
 /// How a pack's API spells the deferred-accumulation fix (docs/fixes.md):
 /// templates with $value, $dtype and $type placeholders.
 struct AccumulationFixTemplate {
@@ -216,7 +226,7 @@ struct RulePack {
   std::vector<std::string> InvokeFunctions;
 
   // Op classes for the cost model: name -> class.
-  std::vector<std::pair<std::string, OpClass>> Ops;
+  std::vector<OpRule> Ops;
   /// Pointwise ops that compute a transcendental function per element
   /// (`tanh`, `exp`): on a device without hardware for them (seam::rt's
   /// host CPU) they run longer than their memory traffic.

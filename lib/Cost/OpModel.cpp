@@ -478,7 +478,7 @@ std::optional<OpClass> OpModel::classify(const CallExpr *CE) const {
   } else if (FD->getIdentifier()) {
     Name = FD->getName().str();
   }
-  if (auto C = Api.opClass(Name))
+  if (auto C = Api.opClass(Name, FD))
     return C;
   // An unclassified library call producing a tensor is one opaque kernel.
   if (Api.isTensorType(CE->getType()) && Api.isLibraryDecl(FD) &&

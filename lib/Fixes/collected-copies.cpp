@@ -51,8 +51,8 @@ std::string notFresh(const ApiModel &Api, const Expr *E,
            "' is not a new tensor: it may change in place before the loop "
            "ends";
   std::string Name = calleeName(E);
-  for (const auto &[Op, Class] : Api.pack().Ops)
-    if (Class == OpClass::View && Op == Name)
+  for (const OpRule &Op : Api.pack().Ops)
+    if (Op.Class == OpClass::View && Op.Name == Name)
       return "'" + Text + "' is a view ('" + Name +
              "'): its tensor may change in place before the loop ends";
   return "";

@@ -374,7 +374,8 @@ AbsValue ResidencyWalker::evalMemberCall(const CXXMemberCallExpr *MC) const {
     R.Ready = false; // a new value, computed from Self
     R.Where = join(R.Where, tensorArgs(MC).Where);
     R.IsBool = Api.isBoolProducer(Name) ||
-               (Self.IsBool && Api.opClass(Name) == OpClass::View);
+               (Self.IsBool &&
+                Api.opClass(Name, MC->getMethodDecl()) == OpClass::View);
     return R;
   }
   if (isContainer(ObjTy)) {

@@ -75,3 +75,16 @@ COMPILED torch::Tensor open_loop(torch::Tensor x, int n) {
   // CHECK: :[[@LINE-3]]:21: warning: host sync: {{.*}}; ~40 us device idle per iteration (profile test) [seam-host-sync]
   return x;
 }
+
+// A transpose is a view in LibTorch, though the seam::rt pack loaded beside
+// it makes its own transpose a copying kernel: the callee's namespace picks
+// the pack. randn, *, +, mean | -.
+COMPILED torch::Tensor transposed() {
+  auto x = torch::randn({256, 256}, torch::kCUDA);
+  auto y = (x * 2).transpose(0, 1) + 1;
+  float s = y.mean().item<float>();
+  // CHECK: :[[@LINE-1]]:22: warning: graph break: {{.*}}; region splits into 2 pieces, ~20 us added per region call (profile test) [seam-graph-break]
+  // CHECK: note: the pieces have 4 | 1 ops; 0 fusion groups cut, +0 launches
+  // CHECK: :[[@LINE-3]]:22: warning: host sync: {{.*}} [seam-host-sync]
+  return y - s;
+}
