@@ -290,6 +290,13 @@ static std::string namespacePath(const Decl *D) {
   return Path;
 }
 
+/// Whether namespace path \p Path is \p Ns or nested in it ("at::native"
+/// is in "at", "atlas" is not).
+static bool inNamespace(llvm::StringRef Path, llvm::StringRef Ns) {
+  return Path == Ns ||
+         (Path.starts_with(Ns) && Path.substr(Ns.size()).starts_with("::"));
+}
+
 bool ApiModel::isLibraryDecl(const Decl *D) const {
   const ASTContext &Ctx = D->getASTContext();
   SourceLocation Loc = D->getLocation();
@@ -299,15 +306,11 @@ bool ApiModel::isLibraryDecl(const Decl *D) const {
   std::string Path = namespacePath(D);
   if (Path.empty())
     return false;
-  llvm::StringRef P(Path);
-  if (P == "std" || P.starts_with("std::"))
+  if (inNamespace(Path, "std"))
     return true;
-  for (const auto &Entry : Ix.LibNs) {
-    llvm::StringRef E = Entry.getKey();
-    if (P == E || (P.starts_with(E) && P.substr(E.size()).starts_with("::")))
-      return true;
-  }
-  return false;
+  return llvm::any_of(Ix.LibNs, [&](const auto &Entry) {
+    return inNamespace(Path, Entry.getKey());
+  });
 }
 
 bool ApiModel::isFactory(llvm::StringRef N) const {
@@ -824,11 +827,9 @@ std::optional<OpClass> ApiModel::opClass(llvm::StringRef Name,
         return R.Class != Rules.front().Class;
       })) {
     std::string Path = namespacePath(Callee);
-    llvm::StringRef P(Path);
     for (const OpRule &R : llvm::reverse(Rules))
       for (llvm::StringRef Ns : R.Scope)
-        if (P == Ns ||
-            (P.starts_with(Ns) && P.substr(Ns.size()).starts_with("::")))
+        if (inNamespace(Path, Ns))
           return R.Class;
   }
   return Rules.back().Class;
