@@ -536,6 +536,29 @@ bool ApiModel::overloadMatches(const FunctionDecl *FD,
                   !FD->getReturnType()->isVoidType()
             : matchesPattern(FD->getReturnType(), O.Returns, Rule)))
     return false;
+  for (const auto &[Index, Value] : O.ArgValues) {
+    if (Index >= Args.size() || isa<CXXDefaultArgExpr>(Args[Index]))
+      return false;
+    Expr::EvalResult R;
+    const Expr *A = Args[Index]->IgnoreImpCasts();
+    if (A->isValueDependent() || !A->EvaluateAsRValue(R, FD->getASTContext()))
+      return false;
+    const APValue &V = R.Val;
+    double Written;
+    if (V.isInt() && V.getInt().getSignificantBits() <= 64) {
+      Written = double(V.getInt().getExtValue());
+    } else if (V.isFloat()) {
+      llvm::APFloat F = V.getFloat();
+      bool Lost = false;
+      F.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &Lost);
+      Written = F.convertToDouble();
+    } else {
+      return false;
+    }
+    if (Written != Value)
+      return false;
+  }
   if (!O.RefQualifier.empty()) {
     const auto *MD = dyn_cast<CXXMethodDecl>(FD);
     RefQualifierKind K = MD ? MD->getRefQualifier() : RQ_None;

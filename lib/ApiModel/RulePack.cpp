@@ -214,7 +214,8 @@ void checkPatterns(PackReader &R, const std::string &Where,
   }
 }
 
-/// "args": 2 or {"min": 1, "max": 3}; "params", "returns", "refQualifier".
+/// "args": 2 or {"min": 1, "max": 3}; "params", "returns", "refQualifier",
+/// "argValues": {"1": false}.
 void readOverload(PackReader &R, const json &T, const std::string &Where,
                   OverloadFilter &O) {
   if (auto It = T.find("args"); It != T.end()) {
@@ -238,6 +239,27 @@ void readOverload(PackReader &R, const json &T, const std::string &Where,
   if (!O.RefQualifier.empty() && O.RefQualifier != "&" &&
       O.RefQualifier != "&&")
     R.fail(Where + ".refQualifier", "expected \"&\" or \"&&\"");
+  if (auto It = T.find("argValues"); It != T.end()) {
+    if (!It->is_object() || It->empty()) {
+      R.fail(Where + ".argValues",
+             "expected an object from argument index to value");
+      return;
+    }
+    for (const auto &[Key, V] : It->items()) {
+      std::string At = Where + ".argValues." + Key;
+      unsigned Index = 0;
+      if (llvm::StringRef(Key).getAsInteger(10, Index) || Index >= 64) {
+        R.fail(At, "expected an argument index from 0 to 63");
+        return;
+      }
+      if (!V.is_boolean() && !V.is_number()) {
+        R.fail(At, "expected a number or true/false");
+        return;
+      }
+      O.ArgValues.push_back(
+          {Index, V.is_boolean() ? double(V.get<bool>()) : V.get<double>()});
+    }
+  }
 }
 
 void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
@@ -252,11 +274,12 @@ void readTriggers(PackReader &R, const json &Arr, RulePack &P) {
                      {"method", "function", "operator", "conversion",
                       "constructor", "class", "trigger", "when", "note",
                       "source", "args", "params", "returns", "refQualifier",
-                      "operands", "operand", "effect", "on"}))
+                      "argValues", "operands", "operand", "effect", "on"}))
       return;
     if (!needsV2(R, T, Where, P,
                  {"conversion", "constructor", "args", "params", "returns",
-                  "refQualifier", "operands", "operand", "effect", "on"}))
+                  "refQualifier", "argValues", "operands", "operand", "effect",
+                  "on"}))
       return;
     TriggerRule Rule;
     int Kinds = 0;

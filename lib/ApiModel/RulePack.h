@@ -48,10 +48,13 @@ struct OverloadFilter {
   std::vector<std::string> Params; ///< pattern per declared parameter
   std::string Returns;             ///< pattern for the result type
   std::string RefQualifier;        ///< "&" or "&&" on the method
+  /// "argValues": argument index (object excluded) -> the value the call
+  /// must write there, as a constant expression (a bool as 0 or 1).
+  std::vector<std::pair<unsigned, double>> ArgValues;
 
   bool empty() const {
     return MinArgs < 0 && MaxArgs < 0 && Params.empty() && Returns.empty() &&
-           RefQualifier.empty();
+           RefQualifier.empty() && ArgValues.empty();
   }
 };
 

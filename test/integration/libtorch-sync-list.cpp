@@ -59,6 +59,20 @@ void train(torch::Device device, int steps) {
     auto sample = torch::softmax(x, 1).multinomial(1);
     // CHECK: :[[@LINE-1]]:40: warning: host sync: '.multinomial()'{{.*}} [seam-host-sync]
     auto many = torch::softmax(x, 1).multinomial(4, /*replacement=*/true);
+    // One sample checks its input with replacement too; so does a written
+    // `false`.
+    auto one = torch::softmax(x, 1).multinomial(1, /*replacement=*/true);
+    // CHECK: :[[@LINE-1]]:37: warning: host sync: '.multinomial()'{{.*}} [seam-host-sync]
+    auto drawn = torch::multinomial(torch::softmax(x, 1), 1, true);
+    // CHECK: :[[@LINE-1]]:25: warning: host sync: 'multinomial()'{{.*}} [seam-host-sync]
+    auto four = torch::softmax(x, 1).multinomial(4, false);
+    // CHECK: :[[@LINE-1]]:38: warning: host sync: '.multinomial()'{{.*}} [seam-host-sync]
+    auto four2 = torch::multinomial(torch::softmax(x, 1), 4, true);
+    constexpr int64_t kDraws = 1;
+    auto one2 = torch::softmax(x, 1).multinomial(kDraws, true);
+    // CHECK: :[[@LINE-1]]:38: warning: host sync: '.multinomial()'{{.*}} [seam-host-sync]
+    int64_t draws = i % 3 + 2;
+    auto some = torch::softmax(x, 1).multinomial(draws, true);
     if (i % 100 == 0)
       torch::save(net, "net.pt");
     // CHECK: :[[@LINE-1]]:14: warning: host sync: 'save()'{{.*}} [seam-host-sync]

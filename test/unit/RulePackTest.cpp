@@ -218,6 +218,41 @@ TEST(RulePack, FormatTwoKeys) {
             std::string::npos);
 }
 
+TEST(RulePack, ArgValues) {
+  // LibTorch's multinomial checks its input when it draws one sample.
+  auto P = parseRulePack(R"({"name": "p", "formatVersion": 2, "triggers": [
+      {"method": "multinomial", "trigger": "scalar-read",
+       "argValues": {"0": 1, "1": false}}]})",
+                         "p.json");
+  ASSERT_TRUE(static_cast<bool>(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->Triggers.size(), 1u);
+  const OverloadFilter &O = P->Triggers[0].Overload;
+  EXPECT_FALSE(O.empty());
+  ASSERT_EQ(O.ArgValues.size(), 2u);
+  EXPECT_EQ(O.ArgValues[0], (std::pair<unsigned, double>{0, 1.0}));
+  EXPECT_EQ(O.ArgValues[1], (std::pair<unsigned, double>{1, 0.0}));
+  EXPECT_NE(errorOf(R"({"name": "x", "triggers": [{"method": "m",
+                       "trigger": "print", "argValues": {"0": 1}}]})")
+                .find("'triggers[0].argValues': needs \"formatVersion\": 2"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"method": "m", "trigger": "print",
+                        "argValues": {"first": 1}}]})")
+                .find("'triggers[0].argValues.first': expected an argument "
+                      "index from 0 to 63"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"method": "m", "trigger": "print",
+                        "argValues": {"0": "one"}}]})")
+                .find("'triggers[0].argValues.0': expected a number or "
+                      "true/false"),
+            std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "x", "formatVersion": 2, "triggers": [
+                       {"method": "m", "trigger": "print", "argValues": {}}]})")
+                .find("'triggers[0].argValues': expected an object"),
+            std::string::npos);
+}
+
 TEST(RulePack, ErrorsNameThePackFile) {
   EXPECT_EQ(errorOf("{").rfind("pack.json: ", 0), 0u);
   auto Missing = loadRulePack("/nonexistent/dir/pack.json");
