@@ -1,6 +1,8 @@
 //===- ApiModel.cpp - Rule-pack queries over Clang AST nodes --------------===//
 #include "ApiModel/ApiModel.h"
 
+#include "Basic/ConstantValue.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -539,24 +541,9 @@ bool ApiModel::overloadMatches(const FunctionDecl *FD,
   for (const auto &[Index, Value] : O.ArgValues) {
     if (Index >= Args.size() || isa<CXXDefaultArgExpr>(Args[Index]))
       return false;
-    Expr::EvalResult R;
-    const Expr *A = Args[Index]->IgnoreImpCasts();
-    if (A->isValueDependent() || !A->EvaluateAsRValue(R, FD->getASTContext()))
-      return false;
-    const APValue &V = R.Val;
-    double Written;
-    if (V.isInt() && V.getInt().getSignificantBits() <= 64) {
-      Written = double(V.getInt().getExtValue());
-    } else if (V.isFloat()) {
-      llvm::APFloat F = V.getFloat();
-      bool Lost = false;
-      F.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-                &Lost);
-      Written = F.convertToDouble();
-    } else {
-      return false;
-    }
-    if (Written != Value)
+    std::optional<double> Written =
+        constantNumber(Args[Index]->IgnoreImpCasts(), FD->getASTContext());
+    if (!Written || *Written != Value)
       return false;
   }
   if (!O.RefQualifier.empty()) {

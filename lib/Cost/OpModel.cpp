@@ -1,6 +1,7 @@
 //===- OpModel.cpp - The op sequence of a compiled region -----------------===//
 #include "Cost/OpModel.h"
 
+#include "Basic/ConstantValue.h"
 #include "Flow/FunctionFlow.h"
 
 #include <cmath>
@@ -51,11 +52,10 @@ static const Expr *strip(const Expr *E) {
 static std::optional<int64_t> intValue(const Expr *E, ASTContext &Ctx,
                                        const ParamValues *Params = nullptr,
                                        const TripHints *Trips = nullptr) {
+  if (std::optional<int64_t> V = constantInt(E, Ctx))
+    return V;
   if (!E || E->isValueDependent())
     return std::nullopt;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().tryExtValue(); // none when it needs > 64 bits
   if (Params) // `steps`, `steps - 1` with the call's argument for steps
     if (std::optional<int64_t> V = integerValue(E, Ctx, Params))
       return V;
@@ -142,10 +142,7 @@ int64_t stepOf(const Stmt *S, const VarDecl *V, ASTContext &Ctx) {
   if (const auto *C = dyn_cast<CompoundAssignOperator>(E);
       C && IsV(C->getLHS()) &&
       (C->getOpcode() == BO_AddAssign || C->getOpcode() == BO_SubAssign)) {
-    Expr::EvalResult R;
-    if (!C->getRHS()->EvaluateAsInt(R, Ctx))
-      return 0;
-    std::optional<int64_t> N = R.Val.getInt().tryExtValue();
+    std::optional<int64_t> N = constantInt(C->getRHS(), Ctx);
     return N ? *N * (C->getOpcode() == BO_SubAssign ? -1 : 1) : 0;
   }
   return 0;

@@ -1,6 +1,8 @@
 //===- ExecCount.cpp - Guards to expected executions per iteration --------===//
 #include "Flow/ExecCount.h"
 
+#include "Basic/ConstantValue.h"
+
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -29,12 +31,9 @@ const Expr *bare(const Expr *E) {
 /// unchanged local bound there, or a field of such a local (`cfg.steps`).
 std::optional<int64_t> constant(const Expr *E, ASTContext &Ctx,
                                 const ParamValues *Params = nullptr) {
-  if (!E || E->isValueDependent())
-    return std::nullopt;
-  Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx))
-    return R.Val.getInt().tryExtValue();
-  if (!Params)
+  if (std::optional<int64_t> V = constantInt(E, Ctx))
+    return V;
+  if (!E || E->isValueDependent() || !Params)
     return std::nullopt;
   E = bare(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))

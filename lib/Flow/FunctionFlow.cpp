@@ -1,6 +1,8 @@
 //===- FunctionFlow.cpp - CFG, order, dominators and loops of a function --===//
 #include "Flow/FunctionFlow.h"
 
+#include "Basic/ConstantValue.h"
+
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/MathExtras.h"
@@ -77,10 +79,7 @@ std::optional<int64_t> valueWith(const Expr *E, const VarDecl *V, int64_t Value,
       return std::nullopt;
     }
   }
-  Expr::EvalResult R;
-  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
-    return std::nullopt;
-  return R.Val.getInt().tryExtValue();
+  return constantInt(E, Ctx);
 }
 
 /// Whether every use of \p V in \p S only reads its value.
