@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sanitizer runs (part of CI, after scripts/test.sh):
-#  - ASan+UBSan build of the whole project; runs the unit tests, the runtime
+#  - ASan+UBSan build of the whole project (scripts/build-asan.sh, shared
+#    with scripts/fuzz.sh); runs the unit tests, the runtime
 #    tests and the lit suites (the analyzer binary itself sanitized). Left
 #    out: the real-LibTorch integration suite (it parses torch.h, much
 #    slower under ASan, and its code paths are the lit suites' own), the
@@ -23,17 +24,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:use_sigaltstack=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 if [ "$WHAT" = all ] || [ "$WHAT" = asan ]; then
-  # clang-19, as for the fuzz targets: it builds the sanitized project in
-  # about half the time GCC takes (measured per file: 32 s against 62 s for
-  # lib/Driver/CheckCommand.cpp), which keeps CI under its time budget.
-  # A build directory configured with another compiler is started afresh.
-  if [ -f build-asan/CMakeCache.txt ] && \
-     ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++-19$' build-asan/CMakeCache.txt; then
-    rm -rf build-asan
-  fi
-  CC=clang-19 CXX=clang++-19 cmake -S . -B build-asan -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DSEAM_SANITIZE=address,undefined
-  cmake --build build-asan
+  bash scripts/build-asan.sh
   ctest --test-dir build-asan --output-on-failure -j2 \
     -E '^(lit\.integration|lit\.tidy|lit\.keep-system-bodies|install\.seam|install\.deb|runtime\.install_find_package)$'
 fi
