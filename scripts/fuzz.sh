@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (in build-asan/, by scripts/build-asan.sh)
-# and runs each over its seed corpus in fuzz/corpus/: RUNS inputs (default 50000) with a fixed SEED
-# (default 1), so a CI run is reproducible, and at most SECONDS_PER_TARGET
-# (default 60). Part of CI. New interesting inputs go to a scratch
-# directory, not the repository; a crash stops the run and leaves its input
-# in build-asan/ (add it to fuzz/corpus/ as a regression input once fixed).
+# and runs each over its seed corpus in fuzz/corpus/: RUNS inputs (default
+# 50000) with a fixed SEED (default 1), so a CI run is reproducible, and at
+# most SECONDS_PER_TARGET (default 60). Part of CI. New interesting inputs
+# go to a scratch directory, not the repository; a crash stops the run and
+# leaves its input in build-asan/ (add it to fuzz/corpus/ as a regression
+# input once fixed).
 # For a longer hunt: RUNS=-1 SEED=0 SECONDS_PER_TARGET=600 scripts/fuzz.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
