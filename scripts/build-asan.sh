@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Configures build-asan/ (clang-19; ASan+UBSan and libFuzzer's coverage
-# instrumentation, -fsanitize=fuzzer-no-link, on everything Seam compiles;
-# the fuzz targets in fuzz/ included) and builds the targets named, or all.
+# Configures build-asan/ (clang-19; ASan+UBSan on everything Seam compiles,
+# and libFuzzer's coverage instrumentation on the libraries the fuzz targets
+# in fuzz/ test: fuzz/CMakeLists.txt) and builds the targets named, or all.
 # One build serves both scripts/test-sanitizers.sh and scripts/fuzz.sh: the
-# fuzz targets link the same instrumented libraries the sanitized tests run,
-# so CI compiles the project twice (plain and sanitized), not three times
-# (a separate fuzz build took 11 of CI's 50 minutes, 2-core machine,
+# fuzz targets link the same sanitized libraries the sanitized tests run, so
+# CI compiles the project twice (plain and sanitized), not three times (a
+# separate fuzz build took 11 of CI's 50 minutes, 2-core machine,
 # 2026-12-07). The coverage callbacks are no-ops outside a fuzzer (the ASan
-# runtime defines them), so the sanitized tests run as before.
+# runtime defines them).
 # Usage: scripts/build-asan.sh [target...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ if [ -f build-asan/CMakeCache.txt ] && \
 fi
 CC=clang-19 CXX=clang++-19 cmake -S . -B build-asan -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DSEAM_FUZZ=ON \
-  -DSEAM_SANITIZE=fuzzer-no-link,address,undefined
+  -DSEAM_SANITIZE=address,undefined
 if [ $# -gt 0 ]; then
   cmake --build build-asan --target "$@"
 else

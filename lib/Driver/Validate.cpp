@@ -626,6 +626,25 @@ mergeRuns(const std::vector<std::vector<Measured>> &Runs) {
   return Ms;
 }
 
+std::string runFailure(int Status, llvm::StringRef ErrMsg, llvm::StringRef What,
+                       unsigned TimeoutSeconds) {
+  if (Status == 0)
+    return "";
+  // ExecuteAndWait kills a child at the timeout and says "Child timed out";
+  // a child a signal ended returns -2 too, with the signal's name.
+  if (Status == -2 && ErrMsg.starts_with("Child timed out"))
+    return (What + " did not finish within " + llvm::Twine(TimeoutSeconds) +
+            " s and was stopped (--timeout)")
+        .str();
+  if (Status == -2)
+    return (What + " was killed by a signal (" +
+            (ErrMsg.empty() ? llvm::StringRef("unknown") : ErrMsg) + ")")
+        .str();
+  return (What + " failed (" +
+          (Status < 0 ? ErrMsg.str() : "exit " + std::to_string(Status)) + ")")
+      .str();
+}
+
 std::optional<double> parseTolerance(const std::string &Text) {
   llvm::StringRef T = llvm::StringRef(Text).trim();
   bool Percent = T.consume_back("%");
@@ -718,15 +737,9 @@ int runProgram(const ValidateOptions &Opts, const std::string &Exe,
     llvm::errs() << (*Out)->getBuffer();
   else
     llvm::consumeError(Out.takeError());
-  if (Status == -2)
-    return errorExit("'" + Opts.Run.front() + "' did not finish within " +
-                     std::to_string(Opts.TimeoutSeconds) +
-                     " s and was stopped (--timeout)");
-  if (Status != 0)
-    return errorExit("'" + Opts.Run.front() + "' failed (" +
-                     (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) +
-                     ")");
-  return 0;
+  std::string Failure = runFailure(Status, ErrMsg, "'" + Opts.Run.front() + "'",
+                                   Opts.TimeoutSeconds);
+  return Failure.empty() ? 0 : errorExit(Failure);
 }
 
 /// The profile the runtime measured in the program's process (the site

@@ -125,6 +125,13 @@ int runValidateFixed(const ValidateFixedOptions &Opts);
 /// Parses "25%" or "0.25" into a fraction; nullopt when malformed.
 std::optional<double> parseTolerance(const std::string &Text);
 
+/// Why a program run by llvm::sys::ExecuteAndWait failed, as a message
+/// about \p What ("'./train'"), or "" when it exited 0: stopped at the
+/// timeout (\p TimeoutSeconds), killed by a signal (\p ErrMsg names it;
+/// ExecuteAndWait returns -2 for both), not run, or its exit status.
+std::string runFailure(int Status, llvm::StringRef ErrMsg, llvm::StringRef What,
+                       unsigned TimeoutSeconds);
+
 } // namespace seam
 
 #endif

@@ -69,13 +69,7 @@ std::string execute(llvm::ArrayRef<llvm::StringRef> Argv,
   std::string ErrMsg;
   int Status = llvm::sys::ExecuteAndWait(Argv.front(), Argv, Env, Redirects,
                                          Timeout, 0, &ErrMsg);
-  if (Status == -2)
-    return What + " did not finish within " + std::to_string(Timeout) +
-           " s and was stopped (--timeout)";
-  if (Status != 0)
-    return What + " failed (" +
-           (Status < 0 ? ErrMsg : "exit " + std::to_string(Status)) + ")";
-  return "";
+  return runFailure(Status, ErrMsg, What, Timeout);
 }
 
 std::string readText(const std::string &Path) {

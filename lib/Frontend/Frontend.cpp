@@ -44,7 +44,9 @@ makeCompilationDatabase(const FrontendOptions &Opts, std::string &Warning) {
     if (!llvm::sys::fs::is_directory(Opts.BuildDir))
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          "build directory '%s' (from -p) does not exist",
+          llvm::sys::fs::exists(Opts.BuildDir)
+              ? "build directory '%s' (from -p) is not a directory"
+              : "build directory '%s' (from -p) does not exist",
           Opts.BuildDir.c_str());
     // Clang's loader prints YAML parser lines of its own for a broken file;
     // check it first so the user gets one line naming it.
